@@ -1,0 +1,146 @@
+package dev.moroutine;
+
+import dev.moroutine.internal.Definition;
+
+/**
+ * A moroutine of 2 arguments: {@link #call} describes one call as a {@link Task}, which runs on
+ * this moroutine's dedicated worker ({@link Task#join()}) or on a pool ({@link Runner#run}).
+ *
+ * <p>Every argument may also be given as a {@link Task} of the parameter's type (a <em>task-arg</em>):
+ * it runs on the worker that runs this call, once per worker, and its value is cached there.
+ * There is one {@code call} overload for each choice of value or task per position.
+ *
+ * <p>Instances are immutable and thread-safe.
+ *
+ * @param <A> the type of the first argument
+ * @param <B> the type of the second argument
+ * @param <R> the result type
+ */
+public final class Mo2<A, B, R> implements Mo {
+
+    /**
+     * The function a {@code Mo2} runs. It may throw any exception; the exception fails the call.
+     *
+     * @param <A> the type of the first argument
+     * @param <B> the type of the second argument
+     * @param <R> the result type
+     */
+    @FunctionalInterface
+    public interface Body<A, B, R> {
+        /**
+         * Runs the function on a worker.
+         *
+         * @param a the first argument
+         * @param b the second argument
+         * @return the result, which may be {@code null}
+         * @throws Exception to fail the call
+         */
+        R apply(A a, B b) throws Exception;
+    }
+
+    /**
+     * The value arguments of one call of this moroutine, read with {@link #args(Task)}.
+     *
+     * @param first the first argument
+     * @param second the second argument
+     * @param <A> the type of the first argument
+     * @param <B> the type of the second argument
+     */
+    public record Args<A, B>(A first, B second) {}
+
+    private final Definition definition;
+
+    Mo2(Body<A, B, R> body, StackWalker.StackFrame site) {
+        definition = new Definition(this, site, args -> apply(body, args));
+    }
+
+    @SuppressWarnings("unchecked") // the call overloads admit only values of these types
+    private static <A, B, R> R apply(Body<A, B, R> body, Object[] args) throws Exception {
+        return body.apply((A) args[0], (B) args[1]);
+    }
+
+    /**
+     * Describes one call of this moroutine with these arguments; nothing runs until the task is
+     * joined, submitted or run.
+     *
+     * @param a the first argument
+     * @param b the second argument
+     * @return the task
+     * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
+     */
+    public Task<R> call(A a, B b) {
+        return definition.call(a, b);
+    }
+
+    /**
+     * Describes one call of this moroutine with these arguments; nothing runs until the task is
+     * joined, submitted or run.
+     *
+     * @param a the first argument
+     * @param b the second argument, as a task-arg resolved on the worker
+     * @return the task
+     * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
+     * @throws NullPointerException if a task-arg is {@code null}
+     */
+    public Task<R> call(A a, Task<? extends B> b) {
+        return definition.call(a, Definition.taskArg(b, 2));
+    }
+
+    /**
+     * Describes one call of this moroutine with these arguments; nothing runs until the task is
+     * joined, submitted or run.
+     *
+     * @param a the first argument, as a task-arg resolved on the worker
+     * @param b the second argument
+     * @return the task
+     * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
+     * @throws NullPointerException if a task-arg is {@code null}
+     */
+    public Task<R> call(Task<? extends A> a, B b) {
+        return definition.call(Definition.taskArg(a, 1), b);
+    }
+
+    /**
+     * Describes one call of this moroutine with these arguments; nothing runs until the task is
+     * joined, submitted or run.
+     *
+     * @param a the first argument, as a task-arg resolved on the worker
+     * @param b the second argument, as a task-arg resolved on the worker
+     * @return the task
+     * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
+     * @throws NullPointerException if a task-arg is {@code null}
+     */
+    public Task<R> call(Task<? extends A> a, Task<? extends B> b) {
+        return definition.call(Definition.taskArg(a, 1), Definition.taskArg(b, 2));
+    }
+
+    /**
+     * The value arguments of a task made by this moroutine, typed. Use {@link Moroutine#isTask}
+     * first when the task may come from another moroutine.
+     *
+     * @param task a task made by {@link #call} of this moroutine
+     * @return its arguments
+     * @throws IllegalArgumentException if the task was not made by this moroutine, or if one of its
+     *     arguments is a task-arg, whose value exists only on a worker
+     */
+    @SuppressWarnings("unchecked") // the call overloads admit only values of these types
+    public Args<A, B> args(Task<?> task) {
+        Object[] values = definition.valueArgs(task);
+        return new Args<>((A) values[0], (B) values[1]);
+    }
+
+    @Override
+    public String id() {
+        return definition.id();
+    }
+
+    @Override
+    public int arity() {
+        return 2;
+    }
+
+    @Override
+    public String toString() {
+        return definition.toString();
+    }
+}

@@ -1,0 +1,117 @@
+package dev.moroutine;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Settings of a pool made by {@link Moroutine#workers(int, PoolOptions)}. Immutable: each
+ * {@code with…} method returns a copy.
+ *
+ * <pre>{@code
+ * var options = PoolOptions.defaults()
+ *         .withBalancer(leastBusy())
+ *         .withShutdownTimeout(Duration.ofSeconds(5))
+ *         .withThreadNamePrefix("pricing");
+ * try (var pool = workers(4, options)) { … }
+ * }</pre>
+ */
+public final class PoolOptions {
+
+    private final Balancer balancer;
+    private final Duration shutdownTimeout;
+    private final String threadNamePrefix;
+
+    private PoolOptions(Balancer balancer, Duration shutdownTimeout, String threadNamePrefix) {
+        this.balancer = balancer;
+        this.shutdownTimeout = shutdownTimeout;
+        this.threadNamePrefix = threadNamePrefix;
+    }
+
+    /**
+     * The defaults: a fresh {@link Moroutine#roundRobin()}, no shutdown timeout ({@link Runner#close()}
+     * waits for every task), and thread names {@code moroutine-pool-<n>-worker-<index>}.
+     *
+     * @return default options
+     */
+    public static PoolOptions defaults() {
+        return new PoolOptions(Moroutine.roundRobin(), null, null);
+    }
+
+    /**
+     * Uses this balancer to place tasks.
+     *
+     * @param balancer the balancer
+     * @return a copy with the balancer
+     * @throws NullPointerException if {@code balancer} is null
+     */
+    public PoolOptions withBalancer(Balancer balancer) {
+        return new PoolOptions(Objects.requireNonNull(balancer, "balancer"), shutdownTimeout, threadNamePrefix);
+    }
+
+    /**
+     * Bounds how long {@link Runner#close()} waits for unfinished tasks before it interrupts them.
+     *
+     * @param timeout how long to wait; zero interrupts at once
+     * @return a copy with the timeout
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException if {@code timeout} is null
+     */
+    public PoolOptions withShutdownTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException(
+                    "shutdown timeout must not be negative, was " + timeout + "; use Duration.ZERO to interrupt at once");
+        }
+        return new PoolOptions(balancer, timeout, threadNamePrefix);
+    }
+
+    /**
+     * Names worker threads {@code <prefix>-worker-<index>}.
+     *
+     * @param prefix the prefix
+     * @return a copy with the prefix
+     * @throws IllegalArgumentException if {@code prefix} is blank
+     * @throws NullPointerException if {@code prefix} is null
+     */
+    public PoolOptions withThreadNamePrefix(String prefix) {
+        Objects.requireNonNull(prefix, "prefix");
+        if (prefix.isBlank()) {
+            throw new IllegalArgumentException("thread name prefix must not be blank, was \"" + prefix + "\"");
+        }
+        return new PoolOptions(balancer, shutdownTimeout, prefix);
+    }
+
+    /**
+     * The balancer.
+     *
+     * @return the balancer
+     */
+    public Balancer balancer() {
+        return balancer;
+    }
+
+    /**
+     * The shutdown timeout.
+     *
+     * @return the timeout, or empty when {@link Runner#close()} waits for every task
+     */
+    public Optional<Duration> shutdownTimeout() {
+        return Optional.ofNullable(shutdownTimeout);
+    }
+
+    /**
+     * The thread name prefix.
+     *
+     * @return the prefix, or empty for {@code moroutine-pool-<n>}
+     */
+    public Optional<String> threadNamePrefix() {
+        return Optional.ofNullable(threadNamePrefix);
+    }
+
+    @Override
+    public String toString() {
+        return "PoolOptions[balancer=" + balancer + ", shutdownTimeout=" + shutdownTimeout()
+                .map(Duration::toString).orElse("none") + ", threadNamePrefix=" + threadNamePrefix().orElse("default") + "]";
+    }
+}

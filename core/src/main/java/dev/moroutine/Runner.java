@@ -1,0 +1,121 @@
+package dev.moroutine;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A pool of worker threads, made by {@link Moroutine#workers(int)}. Each task goes to the worker its
+ * {@link Balancer} picks (or the one it is {@linkplain Moroutine#assign assigned} to); each worker
+ * runs its tasks one at a time, in the order they reached it.
+ *
+ * <pre>{@code
+ * try (Runner pool = workers(4)) {
+ *     boolean prime = pool.run(isPrime.call(999_999_937L));
+ *     List<Boolean> some = pool.runAll(List.of(isPrime.call(7L), isPrime.call(8L)));
+ * }
+ * }</pre>
+ *
+ * <h2>Shutdown</h2>
+ * <pre>
+ * OPEN ──close()──► CLOSING ──all workers drained──► CLOSED
+ *   │                  └──shutdown timeout──► interrupt workers, fail unfinished tasks ──► CLOSED
+ *   └──terminate()──► CLOSED (signal fires, unfinished tasks fail at once)
+ * </pre>
+ * Both {@link #close()} and {@link #terminate()} fire {@link #signal()} first, and from then on the
+ * pool rejects new tasks with a {@link java.util.concurrent.RejectedExecutionException}. A task
+ * that fails to start because of shutdown fails with a
+ * {@link java.util.concurrent.CancellationException} that says so.
+ *
+ * <p>All methods are thread-safe. Dispatch takes no lock.
+ */
+public interface Runner extends AutoCloseable {
+
+    /**
+     * Runs a task on a worker of this pool and waits for its result. The wait spins briefly on a
+     * platform thread, then parks; it is safe on virtual threads and does not respond to interrupts.
+     *
+     * @param task the task
+     * @param <R> the result type
+     * @return the result
+     * @throws TaskFailedException if the moroutine threw (the cause, with the worker's stack)
+     * @throws java.util.concurrent.CancellationException if the pool stopped before the task finished
+     * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
+     * @throws IllegalArgumentException if the task is assigned to a worker of another pool, or was
+     *     not made by a moroutine
+     * @throws NullPointerException if {@code task} is null
+     */
+    <R> R run(Task<R> task);
+
+    /**
+     * Sends a task to a worker of this pool without waiting.
+     *
+     * @param task the task
+     * @param <R> the result type
+     * @return a future of the result; it completes exceptionally with the moroutine's exception, or
+     *     with a {@link java.util.concurrent.CancellationException} if the pool stopped first.
+     *     Cancelling it before the task starts skips the task.
+     * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
+     * @throws IllegalArgumentException if the task is assigned to a worker of another pool, or was
+     *     not made by a moroutine
+     * @throws NullPointerException if {@code task} is null
+     */
+    <R> CompletableFuture<R> submit(Task<R> task);
+
+    /**
+     * Sends every task, then waits for all of them and returns their results in the order of
+     * {@code tasks}. If some fail, it still waits for the rest, then throws for the first failure
+     * in list order, with the other failures attached as suppressed exceptions.
+     *
+     * @param tasks the tasks
+     * @param <R> the common result type
+     * @return the results, in order (an unmodifiable list, which may hold nulls)
+     * @throws TaskFailedException if a moroutine threw
+     * @throws java.util.concurrent.CancellationException if the pool stopped before a task finished
+     * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
+     * @throws NullPointerException if {@code tasks} or one of them is null
+     */
+    <R> List<R> runAll(List<? extends Task<? extends R>> tasks);
+
+    /**
+     * The pool's workers, in index order.
+     *
+     * @return an unmodifiable list of handles, the same for the pool's lifetime
+     */
+    List<WorkerHandle> workers();
+
+    /**
+     * The pool's signal: it fires when {@link #close()} or {@link #terminate()} begins. Pass it to
+     * long tasks so they can stop early.
+     *
+     * @return the signal
+     */
+    Signal signal();
+
+    /**
+     * Whether {@link #close()} or {@link #terminate()} has begun.
+     *
+     * @return {@code true} once the pool rejects new tasks
+     */
+    boolean isClosed();
+
+    /**
+     * Graceful shutdown: fires {@link #signal()}, rejects new tasks, lets every queued and running
+     * task finish, and stops the workers (closing their cached {@link AutoCloseable} task-arg
+     * values). With a shutdown timeout (see {@link PoolOptions#withShutdownTimeout}), tasks still
+     * unfinished when it expires are interrupted and fail with a
+     * {@link java.util.concurrent.CancellationException}. Blocks until done; calling it again
+     * waits the same way.
+     *
+     * @throws IllegalStateException if called from one of this pool's own workers, which would wait
+     *     for itself
+     */
+    @Override
+    void close();
+
+    /**
+     * Immediate shutdown: fires {@link #signal()}, rejects new tasks, fails every unfinished task
+     * with a {@link java.util.concurrent.CancellationException} and interrupts running ones. Does
+     * not wait for the worker threads to end.
+     */
+    void terminate();
+}

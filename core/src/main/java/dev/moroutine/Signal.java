@@ -1,0 +1,55 @@
+package dev.moroutine;
+
+import java.util.concurrent.CancellationException;
+
+/**
+ * A read-only cancellation token, fired once by its {@link AbortController} (or by a pool that
+ * begins to close, see {@link Runner#signal()}). Passed as a moroutine argument it is the same
+ * live object on the worker, so a long task can poll {@link #aborted()} or register
+ * {@link #onAbort(Runnable)}.
+ *
+ * <p>Thread-safe. Firing <i>happens-before</i> every {@link #aborted()} that returns {@code true}
+ * and every action it runs.
+ */
+public interface Signal {
+
+    /**
+     * Whether the signal has fired.
+     *
+     * @return {@code true} once aborted
+     */
+    boolean aborted();
+
+    /**
+     * Why the signal fired.
+     *
+     * @return the reason given to {@link AbortController#abort(String)}, or {@code null} while not aborted
+     */
+    String reason();
+
+    /**
+     * Throws if the signal has fired; a cheap check for loops.
+     *
+     * @throws CancellationException with the reason, once aborted
+     */
+    void throwIfAborted();
+
+    /**
+     * Runs {@code action} when the signal fires, on the thread that fires it; at once, on this
+     * thread, if it has already fired. An exception thrown by an action does not stop the others.
+     *
+     * @param action what to run; should be quick and must not block
+     * @return a registration whose {@link Registration#close()} removes the action, so that a task
+     *     that finishes can leave nothing behind on a long-lived signal
+     * @throws NullPointerException if {@code action} is null
+     */
+    Registration onAbort(Runnable action);
+
+    /** Removes an {@link #onAbort} action; closing twice is harmless. */
+    @FunctionalInterface
+    interface Registration extends AutoCloseable {
+        /** Removes the action if it has not run yet. */
+        @Override
+        void close();
+    }
+}

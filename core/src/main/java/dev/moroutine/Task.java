@@ -1,0 +1,47 @@
+package dev.moroutine;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One call of a moroutine: the moroutine and its arguments. A task is a description, not a running
+ * computation: it runs each time it is joined, submitted or run, and the same task object may be
+ * passed as a task-arg to many calls (it is then resolved once per worker and cached there).
+ *
+ * <p>Tasks are made only by a moroutine's {@code call(…)} methods (and {@link Moroutine#assign});
+ * the library rejects other implementations of this interface.
+ *
+ * <p>Tasks are immutable and thread-safe. Without an {@link Moroutine#assign assignment},
+ * {@link #join()} and {@link #future()} run the task on its moroutine's dedicated worker, one
+ * daemon thread per moroutine, started on first use; tasks reaching that worker run one at a time,
+ * in the order they arrived.
+ *
+ * @param <R> the result type
+ */
+public interface Task<R> {
+
+    /**
+     * Runs this task once more, on its moroutine's dedicated worker (or on the worker it is
+     * {@linkplain Moroutine#assign assigned} to), without blocking.
+     *
+     * <p>The future completes with the result, or exceptionally with the moroutine's exception
+     * (carrying the worker's stack trace). Cancelling the future before the task starts skips it;
+     * cancelling does not interrupt a running task (pass a {@link Signal} for that).
+     *
+     * @return a future of the result
+     */
+    CompletableFuture<R> future();
+
+    /**
+     * Runs this task once more, like {@link #future()}, and waits for its result. The wait spins
+     * briefly on a platform thread and then parks; it is safe on virtual threads and does not
+     * respond to interrupts.
+     *
+     * @return the result
+     * @throws TaskFailedException if the moroutine threw; its cause is the moroutine's exception
+     *     with the worker's stack, and its own stack is the caller's
+     * @throws java.util.concurrent.CancellationException if the task was cancelled or its worker
+     *     stopped before it finished
+     * @throws java.util.concurrent.RejectedExecutionException if it is assigned to a closed pool's worker
+     */
+    R join();
+}

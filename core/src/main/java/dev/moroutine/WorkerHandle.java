@@ -1,0 +1,31 @@
+package dev.moroutine;
+
+/**
+ * One worker of a pool, as a {@link Balancer} and {@link Moroutine#assign} see it. A handle stands
+ * for the worker's slot: it stays valid when a dead worker thread is replaced.
+ *
+ * <p>Handles are thread-safe; their readings are snapshots that may be stale by the time they are used.
+ */
+public interface WorkerHandle {
+
+    /**
+     * The number of tasks dispatched to this worker that have not finished yet (queued plus running).
+     *
+     * @return the in-flight task count, never negative
+     */
+    int activeCount();
+
+    /**
+     * The platform thread that runs this worker's tasks now.
+     *
+     * @return the worker's current thread
+     */
+    Thread thread();
+
+    /**
+     * This worker's position in its pool's {@link Runner#workers()} list.
+     *
+     * @return the index, from 0
+     */
+    int index();
+}

@@ -1,0 +1,191 @@
+package dev.moroutine.internal;
+
+import dev.moroutine.Mo;
+import dev.moroutine.Task;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Objects;
+
+/**
+ * Everything a moroutine is behind its typed {@code MoN} face: where it was made, its identity
+ * (found lazily), its function, and its dedicated worker (started lazily).
+ */
+public final class Definition {
+
+    /** The moroutine's function, taking its arguments as an array. */
+    @FunctionalInterface
+    public interface Invoker {
+        /**
+         * Runs the function.
+         *
+         * @param args the resolved arguments, as many as the arity
+         * @return the result
+         * @throws Exception whatever the function throws
+         */
+        Object invoke(Object[] args) throws Exception;
+    }
+
+    private static final VarHandle DEDICATED;
+
+    static {
+        try {
+            DEDICATED = MethodHandles.lookup().findVarHandle(Definition.class, "dedicated", ThreadWorker.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Mo moroutine;
+    private final Class<?> declaringClass;
+    private final String site;
+    private final Invoker invoker;
+    private volatile String id;
+    private volatile ThreadWorker dedicated;
+
+    /**
+     * Makes the definition of a moroutine.
+     *
+     * @param moroutine the public moroutine object, which must end up in a static final field
+     * @param site the frame of the {@code mo(…)} call
+     * @param invoker the function
+     */
+    public Definition(Mo moroutine, StackWalker.StackFrame site, Invoker invoker) {
+        this.moroutine = moroutine;
+        this.declaringClass = site.getDeclaringClass();
+        this.site = site.getFileName() + ":" + site.getLineNumber();
+        this.invoker = invoker;
+    }
+
+    /**
+     * Checks a task given as a task-arg.
+     *
+     * @param task the task-arg
+     * @param position its argument position, from 1
+     * @return the task as a {@link Call}
+     */
+    public static Call<?> taskArg(Task<?> task, int position) {
+        if (task == null) {
+            throw new NullPointerException("task-arg " + position + " is null; pass a task made by a moroutine's call(…), "
+                    + "or cast a null value to the parameter's type");
+        }
+        return Call.of(task);
+    }
+
+    /**
+     * The moroutine's identity, {@code "class#field"}, resolved on first use.
+     *
+     * @return the identity
+     * @throws IllegalStateException if the moroutine is not in a static final field of its class
+     */
+    public String id() {
+        String known = id;
+        return known != null ? known : resolveId();
+    }
+
+    /**
+     * Describes a call.
+     *
+     * @param args the arguments: values, or {@link Call}s for task-args
+     * @param <R> the result type
+     * @return the task
+     */
+    public <R> Call<R> call(Object... args) {
+        id();
+        return new Call<>(this, args, null);
+    }
+
+    /**
+     * The value arguments of a call of this moroutine.
+     *
+     * @param task the task
+     * @return its arguments
+     * @throws IllegalArgumentException if the task is another moroutine's, or holds a task-arg
+     */
+    public Object[] valueArgs(Task<?> task) {
+        Call<?> call = Call.of(Objects.requireNonNull(task, "task"));
+        if (call.definition() != this) {
+            throw new IllegalArgumentException(call + " is not a call of " + this + "; check with isTask(moroutine, task) first");
+        }
+        Object[] args = call.args();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof Call<?> taskArg) {
+                throw new IllegalArgumentException("argument " + (i + 1) + " of " + call + " is the task-arg " + taskArg
+                        + ", whose value exists only on a worker");
+            }
+        }
+        return args.clone();
+    }
+
+    Mo moroutine() {
+        return moroutine;
+    }
+
+    Object invoke(Object[] args) throws Exception {
+        return invoker.invoke(args);
+    }
+
+    /** The moroutine's own worker: one daemon thread, started on first use, never stopped. */
+    Worker dedicatedWorker() {
+        ThreadWorker worker = dedicated;
+        if (worker != null) {
+            return worker;
+        }
+        ThreadWorker created = new ThreadWorker("moroutine-" + id(), 0, null);
+        if (DEDICATED.compareAndSet(this, null, created)) {
+            created.start();
+            return created;
+        }
+        return dedicated;
+    }
+
+    private String resolveId() {
+        Field unreadable = null;
+        Field unassigned = null;
+        for (Field field : declaringClass.getDeclaredFields()) {
+            int modifiers = field.getModifiers();
+            if (!Modifier.isStatic(modifiers) || !Modifier.isFinal(modifiers) || !field.getType().isInstance(moroutine)) {
+                continue;
+            }
+            if (!field.trySetAccessible()) {
+                unreadable = field;
+                continue;
+            }
+            Object value;
+            try {
+                value = field.get(null);
+            } catch (IllegalAccessException e) {
+                unreadable = field;
+                continue;
+            }
+            if (value == moroutine) {
+                String resolved = declaringClass.getName() + "#" + field.getName();
+                id = resolved;
+                return resolved;
+            }
+            if (value == null) {
+                unassigned = field;
+            }
+        }
+        String where = "the moroutine made at " + site + " (in " + declaringClass.getName() + ")";
+        if (unreadable != null) {
+            throw new IllegalStateException(where + " could not be looked up: its field " + unreadable.getName()
+                    + " is not accessible to module dev.moroutine; make the field public or add `opens "
+                    + declaringClass.getPackageName() + " to dev.moroutine;` to your module-info.java");
+        }
+        if (unassigned != null) {
+            throw new IllegalStateException(where + " was used while " + declaringClass.getName()
+                    + " was still initialising, before its field " + unassigned.getName()
+                    + " was assigned; keep static initialisers free of moroutine calls");
+        }
+        throw new IllegalStateException(where + " is not stored in a static final field of " + declaringClass.getName()
+                + "; declare it there, as `static final MoN<…> name = mo(…);`, so that workers can find it by name");
+    }
+
+    @Override
+    public String toString() {
+        String known = id;
+        return known != null ? known : "moroutine made at " + site;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.moroutine.internal;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One run of a {@link Call}: the queue element and, at once, the future its caller holds, so a
+ * dispatch allocates one object besides the task. It completes exactly once: with the result,
+ * the moroutine's exception, or a {@link CancellationException} when it was cancelled or its
+ * worker stopped first; whichever comes first wins.
+ *
+ * @param <R> the result type
+ */
+public final class Execution<R> extends CompletableFuture<R> {
+
+    private final Call<R> call;
+
+    Execution(Call<R> call) {
+        this.call = call;
+    }
+
+    Call<R> call() {
+        return call;
+    }
+
+    /**
+     * Runs the call on the current worker thread, unless it is already complete (cancelled).
+     * An {@link Error} is not caught: it ends the worker thread, which then gets replaced.
+     */
+    @SuppressWarnings("unchecked") // the definition's invoker returns the moroutine's R
+    void run(WorkerContext context) {
+        if (isDone()) {
+            return;
+        }
+        try {
+            complete((R) call.definition().invoke(context.resolve(call)));
+        } catch (Exception e) {
+            completeExceptionally(e);
+        }
+    }
+
+    void cancel(String why) {
+        completeExceptionally(new CancellationException(why + " (" + call + ")"));
+    }
+}

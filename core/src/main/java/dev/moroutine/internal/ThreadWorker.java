@@ -1,0 +1,242 @@
+package dev.moroutine.internal;
+
+import dev.moroutine.WorkerDiedException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
+
+/**
+ * A worker backed by one platform daemon thread that runs its executions one at a time, in the
+ * order they were queued.
+ *
+ * <h2>Hand-off</h2>
+ * Producers offer to a lock-free multi-producer single-consumer queue (JCTools, the
+ * {@code atomic} flavour, which needs no {@code sun.misc.Unsafe}). An idle thread spins on the
+ * queue for {@link #SPIN_NANOS}, then parks: it sets {@code parked}, checks the queue once more
+ * and parks. A producer that finds {@code parked} set after its offer clears it and unparks the
+ * thread. Both sides write then read volatile state (offer/parked against parked/poll), so either
+ * the thread sees the new element or the producer sees that it must wake the thread.
+ *
+ * <h2>Lifecycle</h2>
+ * <pre>
+ * OPEN ──drain()──► DRAINING ──queue empty──► STOPPED
+ *   └───────────forceStop()────────────────────┘
+ * </pre>
+ * A dispatch is refused unless OPEN. A producer whose offer races with the stop re-reads the
+ * state after the offer and cancels its own execution when STOPPED; the stopping thread drains the
+ * queue after setting STOPPED; so no execution is left behind unfinished. {@code current} is
+ * written before the thread re-checks the state, and {@link #forceStop} reads it after setting
+ * STOPPED, so a running execution is either seen (and failed) by the stopper or never started.
+ *
+ * <h2>Death</h2>
+ * An {@link Error} escaping a moroutine fails that execution with a {@link WorkerDiedException},
+ * closes the thread's task-arg values, and hands the queue to a fresh thread, which goes on with
+ * the executions queued behind it. The handle (this object) stays the same.
+ */
+public final class ThreadWorker implements Worker {
+
+    /** Long enough to catch a back-to-back stream of tasks, short enough that idle costs nothing. */
+    private static final long SPIN_NANOS = 50_000;
+    private static final int QUEUE_CHUNK = 256;
+
+    private static final int OPEN = 0;
+    private static final int DRAINING = 1;
+    private static final int STOPPED = 2;
+
+    private static final VarHandle PARKED;
+    private static final VarHandle COMPLETED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            PARKED = lookup.findVarHandle(ThreadWorker.class, "parked", int.class);
+            COMPLETED = lookup.findVarHandle(ThreadWorker.class, "completed", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final MpscUnboundedAtomicArrayQueue<Execution<?>> queue = new MpscUnboundedAtomicArrayQueue<>(QUEUE_CHUNK);
+    private final String name;
+    private final int index;
+    private final WorkerPool pool;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private volatile int lifecycle = OPEN;
+    private volatile int parked;
+    private volatile Thread thread;
+    private volatile Execution<?> current;
+    private volatile String stopReason = "worker stopped";
+    /** Executions taken off the queue; written only by the worker thread. */
+    private volatile long completed;
+    private int generation;
+
+    ThreadWorker(String name, int index, WorkerPool pool) {
+        this.name = name;
+        this.index = index;
+        this.pool = pool;
+    }
+
+    void start() {
+        int born = generation++;
+        Thread started = Thread.ofPlatform()
+                .name(born == 0 ? name : name + "#" + born)
+                .daemon(true)
+                .unstarted(this::loop);
+        thread = started;
+        started.start();
+    }
+
+    WorkerPool pool() {
+        return pool;
+    }
+
+    @Override
+    public void dispatch(Execution<?> execution) {
+        if (lifecycle != OPEN) {
+            throw new RejectedExecutionException(stopReason + "; " + execution.call() + " was not queued");
+        }
+        queue.offer(execution);
+        if (lifecycle == STOPPED) {
+            execution.cancel(stopReason + " before this task started");
+            return;
+        }
+        if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    @Override
+    public int activeCount() {
+        long done = (long) COMPLETED.getAcquire(this);
+        return (int) Math.max(0, queue.currentProducerIndex() - done);
+    }
+
+    @Override
+    public Thread thread() {
+        return thread;
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    /** Graceful stop: run what is queued, then end. */
+    void drain(String reason) {
+        stopReason = reason;
+        lifecycle = DRAINING;
+        LockSupport.unpark(thread);
+    }
+
+    /** Immediate stop: fail what is queued and running, and interrupt the thread. */
+    void forceStop(String reason) {
+        stopReason = reason;
+        lifecycle = STOPPED;
+        Execution<?> running = current;
+        if (running != null) {
+            running.cancel(reason + " while this task was running; it was interrupted");
+        }
+        // Read-only and weakly consistent: the thread, if it comes back, cancels whatever this misses.
+        for (Execution<?> queued : queue) {
+            queued.cancel(reason + " before this task started");
+        }
+        Thread t = thread;
+        t.interrupt();
+        LockSupport.unpark(t);
+    }
+
+    boolean awaitStopped(long timeout, TimeUnit unit) throws InterruptedException {
+        return stopped.await(timeout, unit);
+    }
+
+    boolean isOwnThread(Thread candidate) {
+        return candidate == thread;
+    }
+
+    private void loop() {
+        Error death;
+        try (WorkerContext context = new WorkerContext(name)) {
+            death = work(context);
+        }
+        if (death != null && lifecycle != STOPPED) {
+            start();
+            return;
+        }
+        finish();
+    }
+
+    /** Runs executions until stopped; returns the error that killed this thread, if one did. */
+    private Error work(WorkerContext context) {
+        long done = completed;
+        for (;;) {
+            Execution<?> execution = queue.poll();
+            if (execution == null) {
+                if (lifecycle != OPEN) {
+                    return null;
+                }
+                execution = idle();
+                if (execution == null) {
+                    continue;
+                }
+            }
+            current = execution;
+            try {
+                if (lifecycle == STOPPED) {
+                    execution.cancel(stopReason + " before this task started");
+                } else {
+                    execution.run(context);
+                }
+            } catch (Error error) {
+                execution.completeExceptionally(new WorkerDiedException(Thread.currentThread().getName() + " died running "
+                        + execution.call() + ": " + error + "; a new thread replaced it", error));
+                return error;
+            } finally {
+                current = null;
+                COMPLETED.setRelease(this, ++done);
+                Thread.interrupted(); // an interrupt aimed at this task must not reach the next one
+            }
+        }
+    }
+
+    private Execution<?> idle() {
+        long deadline = System.nanoTime() + SPIN_NANOS;
+        Execution<?> execution;
+        for (int spins = 1; (execution = queue.poll()) == null; spins++) {
+            if (lifecycle != OPEN || (spins & 63) == 0 && System.nanoTime() - deadline > 0) {
+                break;
+            }
+            Thread.onSpinWait();
+        }
+        if (execution != null || lifecycle != OPEN) {
+            return execution;
+        }
+        parked = 1;
+        execution = queue.poll();
+        if (execution == null && lifecycle == OPEN) {
+            LockSupport.park(this);
+        }
+        parked = 0;
+        return execution;
+    }
+
+    private void finish() {
+        lifecycle = STOPPED;
+        long done = completed;
+        Execution<?> execution;
+        while ((execution = queue.poll()) != null) {
+            execution.cancel(stopReason + " before this task started");
+            COMPLETED.setRelease(this, ++done);
+        }
+        stopped.countDown();
+    }
+
+    @Override
+    public String toString() {
+        return "worker " + index + " (" + name + ")";
+    }
+}

@@ -1,0 +1,71 @@
+package dev.moroutine.internal;
+
+import dev.moroutine.TaskFailedException;
+import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * A worker thread's private state: the values of the task-args it has resolved. Confined to that
+ * thread, so it needs no synchronisation; a JDBC connection opened as a task-arg never leaves it.
+ */
+final class WorkerContext implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(WorkerContext.class.getName());
+
+    private final String workerName;
+    private final Map<Call<?>, Object> values = new IdentityHashMap<>();
+    private final ArrayDeque<AutoCloseable> closeables = new ArrayDeque<>();
+
+    WorkerContext(String workerName) {
+        this.workerName = workerName;
+    }
+
+    /** The call's arguments with every task-arg replaced by its value on this worker. */
+    Object[] resolve(Call<?> call) throws Exception {
+        Object[] args = call.args();
+        Object[] resolved = args;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof Call<?> taskArg) {
+                if (resolved == args) {
+                    resolved = args.clone();
+                }
+                resolved[i] = valueOf(taskArg, call);
+            }
+        }
+        return resolved;
+    }
+
+    private Object valueOf(Call<?> taskArg, Call<?> outer) throws Exception {
+        Object value = values.get(taskArg);
+        if (value != null || values.containsKey(taskArg)) {
+            return value;
+        }
+        try {
+            value = taskArg.definition().invoke(resolve(taskArg));
+        } catch (Exception e) {
+            // Not cached: the next call that needs this task-arg tries again.
+            throw new TaskFailedException("task-arg " + taskArg + " failed on " + workerName + ", so " + outer
+                    + " did not run: " + e, e);
+        }
+        values.put(taskArg, value);
+        if (value instanceof AutoCloseable closeable) {
+            closeables.push(closeable);
+        }
+        return value;
+    }
+
+    /** Closes the cached {@link AutoCloseable} values, newest first, on the worker's own thread. */
+    @Override
+    public void close() {
+        values.clear();
+        while (!closeables.isEmpty()) {
+            AutoCloseable closeable = closeables.pop();
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "closing a task-arg value on " + workerName + " failed", e);
+            }
+        }
+    }
+}
