@@ -185,7 +185,10 @@ public final class Definition {
 
     @Override
     public String toString() {
-        String known = id;
-        return known != null ? known : "moroutine made at " + site;
+        try {
+            return id();
+        } catch (IllegalStateException notInAField) {
+            return "moroutine made at " + site;
+        }
     }
 }

@@ -26,8 +26,10 @@ final class Waiting {
             Throwable cause = failed.getCause();
             throw new TaskFailedException(execution.call() + " failed: " + cause, cause);
         } catch (CancellationException cancelled) {
-            CancellationException here = new CancellationException(cancelled.getMessage());
-            here.initCause(cancelled);
+            // join() wraps the stored exception in its own (message "join"); ours says why.
+            Throwable why = cancelled.getCause() instanceof CancellationException stored ? stored : cancelled;
+            CancellationException here = new CancellationException(why.getMessage());
+            here.initCause(why);
             throw here;
         }
     }

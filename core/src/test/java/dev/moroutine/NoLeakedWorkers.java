@@ -1,0 +1,36 @@
+package dev.moroutine;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.List;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * After each test, every pool worker thread must end (pools are closed by then): a pool that
+ * forgets to stop its threads, or a worker that survives its pool, fails the test that made it.
+ * Dedicated workers ({@code moroutine-<id>}) live for the JVM's lifetime by design and are not checked.
+ */
+final class NoLeakedWorkers implements AfterEachCallback {
+
+    private static final long GRACE_MILLIS = 10_000;
+
+    @Override
+    public void afterEach(ExtensionContext context) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + GRACE_MILLIS;
+        for (Thread thread : poolThreads()) {
+            thread.join(Math.max(1, deadline - System.currentTimeMillis()));
+        }
+        List<Thread> alive = poolThreads();
+        if (!alive.isEmpty()) {
+            fail(context.getDisplayName() + " left pool worker threads running: " + alive);
+        }
+    }
+
+    private static List<Thread> poolThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("moroutine-pool-") || t.getName().startsWith("test-pool"))
+                .filter(Thread::isAlive)
+                .toList();
+    }
+}
