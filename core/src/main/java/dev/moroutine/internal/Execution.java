@@ -24,19 +24,27 @@ public final class Execution<R> extends CompletableFuture<R> {
     }
 
     /**
-     * Runs the call on the current worker thread, unless it is already complete (cancelled).
-     * An {@link Error} is not caught: it ends the worker thread, which then gets replaced.
+     * Runs the call on the current worker thread, unless it is already complete (cancelled), and
+     * completes this future; {@code beforeCompletion} runs first, so that whoever sees the future
+     * complete also sees the worker's bookkeeping done. An {@link Error} is not caught: it ends the
+     * worker thread, which then gets replaced.
      */
     @SuppressWarnings("unchecked") // the definition's invoker returns the moroutine's R
-    void run(WorkerContext context) {
+    void run(WorkerContext context, Runnable beforeCompletion) {
         if (isDone()) {
+            beforeCompletion.run();
             return;
         }
+        R result;
         try {
-            complete((R) call.definition().invoke(context.resolve(call)));
+            result = (R) call.definition().invoke(context.resolve(call));
         } catch (Exception e) {
+            beforeCompletion.run();
             completeExceptionally(e);
+            return;
         }
+        beforeCompletion.run();
+        complete(result);
     }
 
     void cancel(String why) {

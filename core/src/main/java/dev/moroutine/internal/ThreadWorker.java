@@ -71,8 +71,11 @@ public final class ThreadWorker implements Worker {
     private volatile Thread thread;
     private volatile Execution<?> current;
     private volatile String stopReason = "worker stopped";
-    /** Executions taken off the queue; written only by the worker thread. */
+    /** Executions taken off the queue and finished; written only by the worker thread, read by balancers. */
     private volatile long completed;
+    /** The worker thread's own copy of {@code completed}. */
+    private long taken;
+    private final Runnable markTaken = this::markTaken;
     private int generation;
 
     ThreadWorker(String name, int index, WorkerPool pool) {
@@ -159,20 +162,28 @@ public final class ThreadWorker implements Worker {
     }
 
     private void loop() {
-        Error death;
+        Death death;
         try (WorkerContext context = new WorkerContext(name)) {
             death = work(context);
         }
-        if (death != null && lifecycle != STOPPED) {
-            start();
+        if (death == null) {
+            finish();
             return;
         }
-        finish();
+        // Report the death only now: whoever sees the failure also sees this thread's values closed.
+        if (lifecycle != STOPPED) {
+            start();
+        } else {
+            finish();
+        }
+        death.execution().completeExceptionally(new WorkerDiedException(Thread.currentThread().getName() + " died running "
+                + death.execution().call() + ": " + death.error() + "; a new thread replaced it", death.error()));
     }
 
-    /** Runs executions until stopped; returns the error that killed this thread, if one did. */
-    private Error work(WorkerContext context) {
-        long done = completed;
+    private record Death(Execution<?> execution, Error error) {}
+
+    /** Runs executions until stopped; returns what killed this thread, if something did. */
+    private Death work(WorkerContext context) {
         for (;;) {
             Execution<?> execution = queue.poll();
             if (execution == null) {
@@ -185,32 +196,38 @@ public final class ThreadWorker implements Worker {
                 }
             }
             current = execution;
+            long before = taken;
             try {
                 if (lifecycle == STOPPED) {
+                    markTaken();
                     execution.cancel(stopReason + " before this task started");
                 } else {
-                    execution.run(context);
+                    execution.run(context, markTaken);
                 }
             } catch (Error error) {
-                execution.completeExceptionally(new WorkerDiedException(Thread.currentThread().getName() + " died running "
-                        + execution.call() + ": " + error + "; a new thread replaced it", error));
-                return error;
+                if (taken == before) {
+                    markTaken();
+                }
+                return new Death(execution, error);
             } finally {
                 current = null;
-                COMPLETED.setRelease(this, ++done);
                 Thread.interrupted(); // an interrupt aimed at this task must not reach the next one
             }
         }
     }
 
+    /** Counts one execution off the queue; the worker thread's only write to {@code completed}. */
+    private void markTaken() {
+        COMPLETED.setRelease(this, ++taken);
+    }
+
     private Execution<?> idle() {
-        long deadline = System.nanoTime() + SPIN_NANOS;
+        long start = System.nanoTime();
         Execution<?> execution;
         for (int spins = 1; (execution = queue.poll()) == null; spins++) {
-            if (lifecycle != OPEN || (spins & 63) == 0 && System.nanoTime() - deadline > 0) {
+            if (lifecycle != OPEN || !Waiting.pause(start, spins, SPIN_NANOS)) {
                 break;
             }
-            Thread.onSpinWait();
         }
         if (execution != null || lifecycle != OPEN) {
             return execution;
@@ -226,11 +243,10 @@ public final class ThreadWorker implements Worker {
 
     private void finish() {
         lifecycle = STOPPED;
-        long done = completed;
         Execution<?> execution;
         while ((execution = queue.poll()) != null) {
+            markTaken();
             execution.cancel(stopReason + " before this task started");
-            COMPLETED.setRelease(this, ++done);
         }
         stopped.countDown();
     }

@@ -4,7 +4,7 @@ import dev.moroutine.TaskFailedException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 
-/** How callers wait for an execution: spin briefly on platform threads, then park. */
+/** How callers and idle workers wait: spin briefly (on platform threads only), then park. */
 final class Waiting {
 
     /**
@@ -35,12 +35,33 @@ final class Waiting {
     }
 
     private static void spin(Execution<?> execution) {
-        long deadline = System.nanoTime() + SPIN_NANOS;
-        for (int spins = 1; !execution.isDone(); spins++) {
-            if ((spins & 63) == 0 && System.nanoTime() - deadline > 0) {
-                return;
-            }
+        long start = System.nanoTime();
+        for (int spins = 1; !execution.isDone() && pause(start, spins, SPIN_NANOS); spins++) {
+            // wait
+        }
+    }
+
+    /**
+     * One step of a bounded busy wait that began at {@code startNanos}: spin for the first quarter
+     * of the budget, then also yield now and then, because with more runnable threads than cores
+     * a thread that only spins can hold the core that the thread it waits for needs.
+     *
+     * @return {@code false} once the budget is spent: time to park
+     */
+    static boolean pause(long startNanos, int spins, long budgetNanos) {
+        if ((spins & 15) != 0) {
+            Thread.onSpinWait();
+            return true;
+        }
+        long waited = System.nanoTime() - startNanos;
+        if (waited > budgetNanos) {
+            return false;
+        }
+        if (waited > budgetNanos / 4) {
+            Thread.yield();
+        } else {
             Thread.onSpinWait();
         }
+        return true;
     }
 }
