@@ -42,16 +42,57 @@ public final class Mo3<A, B, C, R> implements Mo {
     }
 
     /**
-     * The value arguments of one call of this moroutine, read with {@link #args(Task)}.
+     * The arguments of one call of this moroutine, read with {@link #args(Task)}. Immutable.
      *
-     * @param first the first argument
-     * @param second the second argument
-     * @param third the third argument
      * @param <A> the type of the first argument
      * @param <B> the type of the second argument
      * @param <C> the type of the third argument
      */
-    public record Args<A, B, C>(A first, B second, C third) {}
+    public static final class Args<A, B, C> {
+        private final Definition.Arguments arguments;
+
+        private Args(Definition.Arguments arguments) {
+            this.arguments = arguments;
+        }
+
+        /**
+         * The first argument.
+         *
+         * @return its value
+         * @throws IllegalArgumentException if it was given as a task-arg, whose value exists only on a worker
+         */
+        @SuppressWarnings("unchecked") // the call overloads admit only values of this type here
+        public A first() {
+            return (A) arguments.value(0);
+        }
+
+        /**
+         * The second argument.
+         *
+         * @return its value
+         * @throws IllegalArgumentException if it was given as a task-arg, whose value exists only on a worker
+         */
+        @SuppressWarnings("unchecked") // the call overloads admit only values of this type here
+        public B second() {
+            return (B) arguments.value(1);
+        }
+
+        /**
+         * The third argument.
+         *
+         * @return its value
+         * @throws IllegalArgumentException if it was given as a task-arg, whose value exists only on a worker
+         */
+        @SuppressWarnings("unchecked") // the call overloads admit only values of this type here
+        public C third() {
+            return (C) arguments.value(2);
+        }
+
+        @Override
+        public String toString() {
+            return arguments.toString();
+        }
+    }
 
     private final Definition definition;
 
@@ -184,18 +225,16 @@ public final class Mo3<A, B, C, R> implements Mo {
     }
 
     /**
-     * The value arguments of a task made by this moroutine, typed. Use {@link Moroutine#isTask}
+     * The arguments of a task made by this moroutine, typed. Use {@link Moroutine#isTask}
      * first when the task may come from another moroutine.
      *
      * @param task a task made by {@link #call} of this moroutine
      * @return its arguments
-     * @throws IllegalArgumentException if the task was not made by this moroutine, or if one of its
-     *     arguments is a task-arg, whose value exists only on a worker
+     * @throws IllegalArgumentException if the task was not made by this moroutine
+     * @throws NullPointerException if {@code task} is null
      */
-    @SuppressWarnings("unchecked") // the call overloads admit only values of these types
     public Args<A, B, C> args(Task<?> task) {
-        Object[] values = definition.valueArgs(task);
-        return new Args<>((A) values[0], (B) values[1], (C) values[2]);
+        return new Args<>(definition.arguments(task));
     }
 
     @Override

@@ -155,7 +155,10 @@ public final class Moroutine {
     /**
      * Least busy: each task goes to the worker with the fewest {@linkplain WorkerHandle#activeCount()
      * in-flight tasks}. Ties are broken by a rotating offset, so idle workers take turns instead of
-     * worker 0 taking every task.
+     * worker 0 taking every task. It counts tasks, not their cost: a burst submitted faster than
+     * tasks finish is spread like round robin; it pays off when tasks are submitted as others finish
+     * (a bounded window, {@link Runner#run} from several threads) or when some workers are stuck
+     * on long tasks.
      *
      * @return a new balancer
      */

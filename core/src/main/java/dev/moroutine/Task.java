@@ -10,6 +10,12 @@ import java.util.concurrent.CompletableFuture;
  * <p>Tasks are made only by a moroutine's {@code call(…)} methods (and {@link Moroutine#assign});
  * the library rejects other implementations of this interface.
  *
+ * <p>A task-arg is cached per worker and keyed by the task object itself: pass the same
+ * {@code Task} object to reuse the value, and mind that two moroutines joined directly run on two
+ * different dedicated workers, so each resolves the task-arg once for itself. To share one
+ * thread-confined value (one database connection) between moroutines, run them on the same pool
+ * worker ({@code workers(1)} or {@link Moroutine#assign}).
+ *
  * <p>Tasks are immutable and thread-safe. Without an {@link Moroutine#assign assignment},
  * {@link #join()} and {@link #future()} run the task on its moroutine's dedicated worker, one
  * daemon thread per moroutine, started on first use; tasks reaching that worker run one at a time,

@@ -127,7 +127,8 @@ class MoroutineTest {
         IllegalArgumentException other = assertThrows(IllegalArgumentException.class, () -> sum4.args(task));
         assertTrue(other.getMessage().contains("is not a call of dev.moroutine.MoroutineTest#sum4"), other.getMessage());
         Task<Integer> withTaskArg = add.call(add.call(1, 2), 4);
-        IllegalArgumentException taskArg = assertThrows(IllegalArgumentException.class, () -> add.args(withTaskArg));
+        assertEquals(4, add.args(withTaskArg).second(), "value positions stay readable");
+        IllegalArgumentException taskArg = assertThrows(IllegalArgumentException.class, () -> add.args(withTaskArg).first());
         assertTrue(taskArg.getMessage().contains("argument 1"), taskArg.getMessage());
         assertTrue(taskArg.getMessage().contains("exists only on a worker"), taskArg.getMessage());
     }

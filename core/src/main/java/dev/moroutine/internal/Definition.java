@@ -97,25 +97,48 @@ public final class Definition {
     }
 
     /**
-     * The value arguments of a call of this moroutine.
+     * The arguments of a call of this moroutine.
      *
      * @param task the task
      * @return its arguments
-     * @throws IllegalArgumentException if the task is another moroutine's, or holds a task-arg
+     * @throws IllegalArgumentException if the task is another moroutine's
      */
-    public Object[] valueArgs(Task<?> task) {
+    public Arguments arguments(Task<?> task) {
         Call<?> call = Call.of(Objects.requireNonNull(task, "task"));
         if (call.definition() != this) {
             throw new IllegalArgumentException(call + " is not a call of " + this + "; check with isTask(moroutine, task) first");
         }
-        Object[] args = call.args();
-        for (int i = 0; i < args.length; i++) {
-            if (args[i] instanceof Call<?> taskArg) {
-                throw new IllegalArgumentException("argument " + (i + 1) + " of " + call + " is the task-arg " + taskArg
+        return new Arguments(call);
+    }
+
+    /** A call's arguments as a caller may read them: values yes, task-args no. */
+    public static final class Arguments {
+        private final Call<?> call;
+
+        Arguments(Call<?> call) {
+            this.call = call;
+        }
+
+        /**
+         * The value at a position.
+         *
+         * @param index the position, from 0
+         * @return the value
+         * @throws IllegalArgumentException if the position holds a task-arg
+         */
+        public Object value(int index) {
+            Object arg = call.args()[index];
+            if (arg instanceof Call<?> taskArg) {
+                throw new IllegalArgumentException("argument " + (index + 1) + " of " + call + " is the task-arg " + taskArg
                         + ", whose value exists only on a worker");
             }
+            return arg;
         }
-        return args.clone();
+
+        @Override
+        public String toString() {
+            return "arguments of " + call;
+        }
     }
 
     Mo moroutine() {
