@@ -6,6 +6,7 @@ import static dev.moroutine.examples.parallelbatch.Batch.countPrimes;
 
 import dev.moroutine.Runner;
 import dev.moroutine.Task;
+import dev.moroutine.examples.Numbers;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,7 +31,7 @@ public final class ParallelBatchExample {
         long start = System.nanoTime();
         List<Integer> sequential = new ArrayList<>();
         for (int c = 0; c < CHUNKS; c++) {
-            sequential.add(Batch.primesBetween(c * CHUNK_SIZE, (c + 1) * CHUNK_SIZE));
+            sequential.add(Numbers.primesBetween(c * CHUNK_SIZE, (c + 1) * CHUNK_SIZE));
         }
         long sequentialNanos = System.nanoTime() - start;
         System.out.printf("batch: %d chunks of %,d numbers; primes per chunk %s%n", CHUNKS, CHUNK_SIZE, sequential);
