@@ -41,7 +41,9 @@ public final class AbortController {
     }
 
     /**
-     * Fires the signal and runs its actions on this thread; does nothing if it has fired.
+     * Fires the signal and runs its actions on this thread; does nothing if it has fired. An action
+     * that throws an exception is logged and skipped; an {@link Error} from an action is rethrown
+     * here, after every other action has run.
      *
      * @param reason why, shown by {@link Signal#reason()} and in {@link Signal#throwIfAborted()}'s exception
      * @throws NullPointerException if {@code reason} is null
@@ -68,10 +70,22 @@ public final class AbortController {
             if (!REASON.compareAndSet(this, null, why)) {
                 return;
             }
+            Error firstError = null;
             for (Runnable action : actions) {
                 if (actions.remove(action)) {
-                    runQuietly(action);
+                    try {
+                        runQuietly(action);
+                    } catch (Error error) {
+                        if (firstError == null) {
+                            firstError = error;
+                        } else {
+                            firstError.addSuppressed(error);
+                        }
+                    }
                 }
+            }
+            if (firstError != null) {
+                throw firstError; // after every action has run
             }
         }
 

@@ -18,12 +18,12 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Shutdown</h2>
  * <pre>
  * OPEN ──close()──► CLOSING ──all workers drained──► CLOSED
- *   │                  └──shutdown timeout──► interrupt workers, fail unfinished tasks ──► CLOSED
- *   └──terminate()──► CLOSED (signal fires, unfinished tasks fail at once)
+ *   │                  └──shutdown timeout / interrupt──► interrupt workers, fail unfinished tasks ──► CLOSED
+ *   └──terminate()──► CLOSED (unfinished tasks fail at once)
  * </pre>
- * Both {@link #close()} and {@link #terminate()} fire {@link #signal()} first, and from then on the
+ * Both {@link #close()} and {@link #terminate()} fire {@link #signal()}, and from their start the
  * pool rejects new tasks with a {@link java.util.concurrent.RejectedExecutionException}. A task
- * that fails to start because of shutdown fails with a
+ * that fails to start or finish because of shutdown fails with a
  * {@link java.util.concurrent.CancellationException} that says so.
  *
  * <p>All methods are thread-safe. Dispatch takes no lock.
@@ -42,6 +42,8 @@ public interface Runner extends AutoCloseable {
      * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
      * @throws IllegalArgumentException if the task is assigned to a worker of another pool, or was
      *     not made by a moroutine
+     * @throws IllegalStateException if called from a task on the very worker the task is sent to,
+     *     where it would wait for itself forever
      * @throws NullPointerException if {@code task} is null
      */
     <R> R run(Task<R> task);
@@ -99,12 +101,17 @@ public interface Runner extends AutoCloseable {
     boolean isClosed();
 
     /**
-     * Graceful shutdown: fires {@link #signal()}, rejects new tasks, lets every queued and running
+     * Graceful shutdown: rejects new tasks, fires {@link #signal()}, lets every queued and running
      * task finish, and stops the workers (closing their cached {@link AutoCloseable} task-arg
-     * values). With a shutdown timeout (see {@link PoolOptions#withShutdownTimeout}), tasks still
-     * unfinished when it expires are interrupted and fail with a
-     * {@link java.util.concurrent.CancellationException}. Blocks until done; calling it again
-     * waits the same way.
+     * values). Blocks until then.
+     *
+     * <p>With a shutdown timeout (see {@link PoolOptions#withShutdownTimeout}), tasks still
+     * unfinished when it expires fail with a {@link java.util.concurrent.CancellationException}
+     * and running ones are interrupted; {@code close()} then returns without waiting for a task
+     * that ignores the interrupt. Like {@link java.util.concurrent.ExecutorService#close()}, if the
+     * calling thread is interrupted while waiting (or already was), it stops the pool the same way
+     * at once, and returns with the interrupt status set. A second {@code close()} during the first
+     * waits with it; after the pool is closed or terminated, it returns at once.
      *
      * @throws IllegalStateException if called from one of this pool's own workers, which would wait
      *     for itself
@@ -113,9 +120,9 @@ public interface Runner extends AutoCloseable {
     void close();
 
     /**
-     * Immediate shutdown: fires {@link #signal()}, rejects new tasks, fails every unfinished task
-     * with a {@link java.util.concurrent.CancellationException} and interrupts running ones. Does
-     * not wait for the worker threads to end.
+     * Immediate shutdown: rejects new tasks, fails every unfinished task with a
+     * {@link java.util.concurrent.CancellationException}, interrupts running ones and fires
+     * {@link #signal()}. Does not wait for the worker threads to end. May be called from a worker.
      */
     void terminate();
 }

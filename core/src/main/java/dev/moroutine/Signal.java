@@ -36,7 +36,8 @@ public interface Signal {
 
     /**
      * Runs {@code action} when the signal fires, on the thread that fires it; at once, on this
-     * thread, if it has already fired. An exception thrown by an action does not stop the others.
+     * thread, if it has already fired. An action that throws does not stop the others: an exception
+     * is logged, an {@link Error} is rethrown to the firing thread after all actions have run.
      *
      * @param action what to run; should be quick and must not block
      * @return a registration whose {@link Registration#close()} removes the action, so that a task

@@ -31,7 +31,9 @@ public interface Task<R> {
      *
      * <p>The future completes with the result, or exceptionally with the moroutine's exception
      * (carrying the worker's stack trace). Cancelling the future before the task starts skips it;
-     * cancelling does not interrupt a running task (pass a {@link Signal} for that).
+     * cancelling does not interrupt a running task (pass a {@link Signal} for that). The worker
+     * completes the future, so dependent stages added with the non-{@code Async} methods may run on
+     * the worker thread: use the {@code …Async} variants for anything slow or blocking.
      *
      * @return a future of the result
      */
@@ -48,6 +50,8 @@ public interface Task<R> {
      * @throws java.util.concurrent.CancellationException if the task was cancelled or its worker
      *     stopped before it finished
      * @throws java.util.concurrent.RejectedExecutionException if it is assigned to a closed pool's worker
+     * @throws IllegalStateException if called on the very worker that must run the task (a moroutine
+     *     joining a call of itself, say), where it would wait for itself forever
      */
     R join();
 }

@@ -3,10 +3,11 @@ package dev.moroutine;
 import java.io.Serial;
 
 /**
- * Fails the task that was running when an {@link Error} (a {@link StackOverflowError}, say) escaped
- * a moroutine and ended its worker thread. The cause is that error. The worker has already been
- * replaced by a fresh thread, which runs the tasks that were queued behind the failed one; values
- * the old thread had cached for task-args were closed with it.
+ * Fails the task that was running when a {@link VirtualMachineError} (a {@link StackOverflowError},
+ * an {@link OutOfMemoryError}) escaped a moroutine and ended its worker thread; the cause is that
+ * error. Unless the pool was stopping, the worker has already been replaced by a fresh thread, which
+ * runs the tasks that were queued behind the failed one; values the old thread had cached for
+ * task-args were closed with it. Other throwables, {@code Error}s included, fail only their task.
  */
 public final class WorkerDiedException extends RuntimeException {
     @Serial

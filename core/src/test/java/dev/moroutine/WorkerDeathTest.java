@@ -45,6 +45,13 @@ class WorkerDeathTest {
         throw new AssertionError("custom error " + x);
     });
 
+    static final Mo1<Integer, Integer> throwsThrowable = mo(x -> sneakyThrow(new Throwable("sneaky " + x)));
+
+    @SuppressWarnings("unchecked") // the classic sneaky throw: erases the checked type at run time
+    private static <T extends Throwable> Integer sneakyThrow(Throwable t) throws T {
+        throw (T) t;
+    }
+
     private static int recurse(int n) {
         return recurse(n + 1) + 1;
     }
@@ -82,7 +89,7 @@ class WorkerDeathTest {
     }
 
     @Test
-    void anyErrorKillsOnlyItsWorkerAndTheTaskArgValuesOfThatThreadAreClosed() {
+    void aFatalErrorKillsOnlyItsWorkerAndTheTaskArgValuesOfThatThreadAreClosed() {
         AtomicInteger closes = new AtomicInteger();
         Task<Counted> counted = resource.call(closes);
         try (Runner pool = workers(2)) {
@@ -94,10 +101,20 @@ class WorkerDeathTest {
             assertEquals(1, closes.get(), "the dead thread's cached values are closed with it");
             assertEquals(9, pool.run(assign(w1, square.call(3))));
 
-            TaskFailedException custom = assertThrows(TaskFailedException.class, () -> pool.run(assign(w1, throwsError.call(7))));
-            assertInstanceOf(WorkerDiedException.class, custom.getCause());
-            assertEquals("custom error 7", custom.getCause().getCause().getMessage());
             for (int i = 0; i < 100; i++) assertEquals(i * i, pool.run(square.call(i)));
+        }
+    }
+
+    /** An AssertionError or a sneakily thrown checked Throwable is an ordinary failure: the thread lives on. */
+    @Test
+    void otherThrowablesFailOnlyTheirTask() {
+        try (Runner pool = workers(1)) {
+            Thread before = pool.workers().get(0).thread();
+            TaskFailedException error = assertThrows(TaskFailedException.class, () -> pool.run(throwsError.call(7)));
+            assertEquals("custom error 7", assertInstanceOf(AssertionError.class, error.getCause()).getMessage());
+            TaskFailedException sneaky = assertThrows(TaskFailedException.class, () -> pool.run(throwsThrowable.call(8)));
+            assertEquals("sneaky 8", sneaky.getCause().getMessage());
+            assertSame(before, pool.run(whereAmI.call()), "no replacement needed");
         }
     }
 }

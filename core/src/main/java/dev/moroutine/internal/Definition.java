@@ -63,14 +63,14 @@ public final class Definition {
      *
      * @param task the task-arg
      * @param position its argument position, from 1
-     * @return the task as a {@link Call}
+     * @return the argument marked as a task-arg
      */
-    public static Call<?> taskArg(Task<?> task, int position) {
+    public static Object taskArg(Task<?> task, int position) {
         if (task == null) {
             throw new NullPointerException("task-arg " + position + " is null; pass a task made by a moroutine's call(…), "
                     + "or cast a null value to the parameter's type");
         }
-        return Call.of(task);
+        return new TaskArg(Call.of(task));
     }
 
     /**
@@ -87,7 +87,7 @@ public final class Definition {
     /**
      * Describes a call.
      *
-     * @param args the arguments: values, or {@link Call}s for task-args
+     * @param args the arguments: values, or {@link #taskArg}s
      * @param <R> the result type
      * @return the task
      */
@@ -128,9 +128,9 @@ public final class Definition {
          */
         public Object value(int index) {
             Object arg = call.args()[index];
-            if (arg instanceof Call<?> taskArg) {
-                throw new IllegalArgumentException("argument " + (index + 1) + " of " + call + " is the task-arg " + taskArg
-                        + ", whose value exists only on a worker");
+            if (arg instanceof TaskArg taskArg) {
+                throw new IllegalArgumentException("argument " + (index + 1) + " of " + call + " is the task-arg "
+                        + taskArg.task() + ", whose value exists only on a worker");
             }
             return arg;
         }
@@ -194,8 +194,9 @@ public final class Definition {
         String where = "the moroutine made at " + site + " (in " + declaringClass.getName() + ")";
         if (unreadable != null) {
             throw new IllegalStateException(where + " could not be looked up: its field " + unreadable.getName()
-                    + " is not accessible to module dev.moroutine; make the field public or add `opens "
-                    + declaringClass.getPackageName() + " to dev.moroutine;` to your module-info.java");
+                    + " is not accessible to module dev.moroutine; add `opens " + declaringClass.getPackageName()
+                    + " to dev.moroutine;` to your module-info.java (or make both the class and the field public"
+                    + " in an exported package)");
         }
         if (unassigned != null) {
             throw new IllegalStateException(where + " was used while " + declaringClass.getName()

@@ -14,6 +14,8 @@ import java.util.concurrent.CompletableFuture;
 public final class Execution<R> extends CompletableFuture<R> {
 
     private final Call<R> call;
+    /** Written once by the dispatching thread before the queue hand-off. */
+    private Worker worker;
 
     Execution(Call<R> call) {
         this.call = call;
@@ -23,11 +25,20 @@ public final class Execution<R> extends CompletableFuture<R> {
         return call;
     }
 
+    void sentTo(Worker target) {
+        worker = target;
+    }
+
+    /** The worker this execution was sent to. */
+    Worker worker() {
+        return worker;
+    }
+
     /**
      * Runs the call on the current worker thread, unless it is already complete (cancelled), and
      * completes this future; {@code beforeCompletion} runs first, so that whoever sees the future
-     * complete also sees the worker's bookkeeping done. An {@link Error} is not caught: it ends the
-     * worker thread, which then gets replaced.
+     * complete also sees the worker's bookkeeping done. Any throwable fails the execution, except a
+     * {@link VirtualMachineError}, which ends the worker thread (it then gets replaced).
      */
     @SuppressWarnings("unchecked") // the definition's invoker returns the moroutine's R
     void run(WorkerContext context, Runnable beforeCompletion) {
@@ -38,9 +49,11 @@ public final class Execution<R> extends CompletableFuture<R> {
         R result;
         try {
             result = (R) call.definition().invoke(context.resolve(call));
-        } catch (Exception e) {
+        } catch (VirtualMachineError fatal) {
+            throw fatal;
+        } catch (Throwable failure) {
             beforeCompletion.run();
-            completeExceptionally(e);
+            completeExceptionally(failure);
             return;
         }
         beforeCompletion.run();

@@ -16,26 +16,29 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * <h2>Hand-off</h2>
  * Producers offer to a lock-free multi-producer single-consumer queue (JCTools, the
  * {@code atomic} flavour, which needs no {@code sun.misc.Unsafe}). An idle thread spins on the
- * queue for {@link #SPIN_NANOS}, then parks: it sets {@code parked}, checks the queue once more
- * and parks. A producer that finds {@code parked} set after its offer clears it and unparks the
- * thread. Both sides write then read volatile state (offer/parked against parked/poll), so either
- * the thread sees the new element or the producer sees that it must wake the thread.
+ * queue for {@link #SPIN_NANOS} (see {@link Waiting#pause}), then parks: it sets {@code parked},
+ * checks the queue once more and parks. A producer that finds {@code parked} set after its offer
+ * clears it and unparks the thread. Both sides write, then read, volatile state (offer/parked
+ * against parked/poll), so either the thread sees the new element or the producer sees that it
+ * must wake the thread.
  *
  * <h2>Lifecycle</h2>
  * <pre>
  * OPEN ──drain()──► DRAINING ──queue empty──► STOPPED
- *   └───────────forceStop()────────────────────┘
+ *   └──────────────forceStop()─────────────────┘
  * </pre>
- * A dispatch is refused unless OPEN. A producer whose offer races with the stop re-reads the
- * state after the offer and cancels its own execution when STOPPED; the stopping thread drains the
- * queue after setting STOPPED; so no execution is left behind unfinished. {@code current} is
- * written before the thread re-checks the state, and {@link #forceStop} reads it after setting
- * STOPPED, so a running execution is either seen (and failed) by the stopper or never started.
+ * The lifecycle only moves forward. A dispatch is refused unless OPEN. A producer whose offer races
+ * with the stop fences, re-reads the lifecycle and cancels its own execution when STOPPED; the
+ * thread that ends the worker sets STOPPED and then drains the queue, cancelling what it finds. So
+ * no accepted execution is left unfinished. {@code current} is written before the worker thread
+ * re-checks the lifecycle, and {@link #forceStop} reads it after setting STOPPED, so a running
+ * execution is either seen (and failed) by the stopper or never started.
  *
  * <h2>Death</h2>
- * An {@link Error} escaping a moroutine fails that execution with a {@link WorkerDiedException},
- * closes the thread's task-arg values, and hands the queue to a fresh thread, which goes on with
- * the executions queued behind it. The handle (this object) stays the same.
+ * A {@link VirtualMachineError} (a stack overflow, say) escaping a moroutine fails that execution
+ * with a {@link WorkerDiedException}, closes the thread's task-arg values and hands the queue to a
+ * fresh thread, which goes on with the executions queued behind it. The handle (this object) stays
+ * the same. Other throwables only fail their own execution.
  */
 public final class ThreadWorker implements Worker {
 
@@ -47,12 +50,14 @@ public final class ThreadWorker implements Worker {
     private static final int DRAINING = 1;
     private static final int STOPPED = 2;
 
+    private static final VarHandle LIFECYCLE;
     private static final VarHandle PARKED;
     private static final VarHandle COMPLETED;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
+            LIFECYCLE = lookup.findVarHandle(ThreadWorker.class, "lifecycle", int.class);
             PARKED = lookup.findVarHandle(ThreadWorker.class, "parked", int.class);
             COMPLETED = lookup.findVarHandle(ThreadWorker.class, "completed", long.class);
         } catch (ReflectiveOperationException e) {
@@ -65,6 +70,7 @@ public final class ThreadWorker implements Worker {
     private final int index;
     private final WorkerPool pool;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final Runnable markTaken = this::markTaken;
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
@@ -75,7 +81,6 @@ public final class ThreadWorker implements Worker {
     private volatile long completed;
     /** The worker thread's own copy of {@code completed}. */
     private long taken;
-    private final Runnable markTaken = this::markTaken;
     private int generation;
 
     ThreadWorker(String name, int index, WorkerPool pool) {
@@ -103,7 +108,12 @@ public final class ThreadWorker implements Worker {
         if (lifecycle != OPEN) {
             throw new RejectedExecutionException(stopReason + "; " + execution.call() + " was not queued");
         }
+        execution.sentTo(this);
         queue.offer(execution);
+        // The element store is a release store; without a full fence the lifecycle read below could
+        // be satisfied before it is visible, and a forceStop() that misses the element would not be
+        // seen here either.
+        VarHandle.fullFence();
         if (lifecycle == STOPPED) {
             execution.cancel(stopReason + " before this task started");
             return;
@@ -129,11 +139,12 @@ public final class ThreadWorker implements Worker {
         return index;
     }
 
-    /** Graceful stop: run what is queued, then end. */
+    /** Graceful stop: run what is queued, then end. Does nothing once stopping or stopped. */
     void drain(String reason) {
-        stopReason = reason;
-        lifecycle = DRAINING;
-        LockSupport.unpark(thread);
+        if (LIFECYCLE.compareAndSet(this, OPEN, DRAINING)) {
+            stopReason = reason;
+            LockSupport.unpark(thread);
+        }
     }
 
     /** Immediate stop: fail what is queued and running, and interrupt the thread. */
@@ -162,25 +173,33 @@ public final class ThreadWorker implements Worker {
     }
 
     private void loop() {
-        Death death;
-        try (WorkerContext context = new WorkerContext(name)) {
-            death = work(context);
+        Death death = null;
+        boolean replaced = false;
+        try {
+            try (WorkerContext context = new WorkerContext(name)) {
+                death = work(context);
+                Thread.interrupted(); // values are closed normally even after a forced stop
+            }
+        } finally {
+            // Whatever escaped, the queue gets a new thread or is drained: nothing is left unfinished.
+            if (death != null && lifecycle != STOPPED) {
+                start();
+                replaced = true;
+            } else {
+                finish();
+            }
         }
         if (death == null) {
-            finish();
             return;
         }
-        // Report the death only now: whoever sees the failure also sees this thread's values closed.
-        if (lifecycle != STOPPED) {
-            start();
-        } else {
-            finish();
-        }
+        // Reported only now: whoever sees the failure also sees this thread's values closed.
         death.execution().completeExceptionally(new WorkerDiedException(Thread.currentThread().getName() + " died running "
-                + death.execution().call() + ": " + death.error() + "; a new thread replaced it", death.error()));
+                + death.execution().call() + ": " + death.error()
+                + (replaced ? "; a new thread replaced it" : "; the worker was stopping, so it was not replaced"),
+                death.error()));
     }
 
-    private record Death(Execution<?> execution, Error error) {}
+    private record Death(Execution<?> execution, VirtualMachineError error) {}
 
     /** Runs executions until stopped; returns what killed this thread, if something did. */
     private Death work(WorkerContext context) {
@@ -204,7 +223,7 @@ public final class ThreadWorker implements Worker {
                 } else {
                     execution.run(context, markTaken);
                 }
-            } catch (Error error) {
+            } catch (VirtualMachineError error) {
                 if (taken == before) {
                     markTaken();
                 }
@@ -232,6 +251,8 @@ public final class ThreadWorker implements Worker {
         if (execution != null || lifecycle != OPEN) {
             return execution;
         }
+        // A stray interrupt would make park() return at once, turning the idle worker into a spinner.
+        Thread.interrupted();
         parked = 1;
         execution = queue.poll();
         if (execution == null && lifecycle == OPEN) {

@@ -17,7 +17,14 @@ final class Waiting {
     private Waiting() {}
 
     static <R> R await(Execution<R> execution) {
-        if (!execution.isDone() && !Thread.currentThread().isVirtual()) {
+        Thread caller = Thread.currentThread();
+        if (!execution.isDone() && execution.worker().thread() == caller) {
+            execution.cancel("not run");
+            throw new IllegalStateException(caller.getName() + " waited for " + execution.call()
+                    + ", which is queued behind the task it is running, on the same worker: it would wait for itself."
+                    + " Use future() without blocking, or run the inner task on another worker or pool");
+        }
+        if (!execution.isDone() && !caller.isVirtual()) {
             spin(execution);
         }
         try {

@@ -26,11 +26,11 @@ final class WorkerContext implements AutoCloseable {
         Object[] args = call.args();
         Object[] resolved = args;
         for (int i = 0; i < args.length; i++) {
-            if (args[i] instanceof Call<?> taskArg) {
+            if (args[i] instanceof TaskArg taskArg) {
                 if (resolved == args) {
                     resolved = args.clone();
                 }
-                resolved[i] = valueOf(taskArg, call);
+                resolved[i] = valueOf(taskArg.task(), call);
             }
         }
         return resolved;
@@ -43,7 +43,9 @@ final class WorkerContext implements AutoCloseable {
         }
         try {
             value = taskArg.definition().invoke(resolve(taskArg));
-        } catch (Exception e) {
+        } catch (VirtualMachineError fatal) {
+            throw fatal;
+        } catch (Throwable e) {
             // Not cached: the next call that needs this task-arg tries again.
             throw new TaskFailedException("task-arg " + taskArg + " failed on " + workerName + ", so " + outer
                     + " did not run: " + e, e);
@@ -63,7 +65,7 @@ final class WorkerContext implements AutoCloseable {
             AutoCloseable closeable = closeables.pop();
             try {
                 closeable.close();
-            } catch (Exception e) {
+            } catch (Throwable e) { // nothing may stop the worker from finishing its shutdown
                 LOG.log(System.Logger.Level.WARNING, "closing a task-arg value on " + workerName + " failed", e);
             }
         }

@@ -5,7 +5,6 @@ import dev.moroutine.Balancer;
 import dev.moroutine.Runner;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
-import dev.moroutine.TaskFailedException;
 import dev.moroutine.WorkerHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -15,7 +14,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -92,15 +90,19 @@ public final class WorkerPool implements Runner {
             Call.of(task); // refuse a bad list before anything runs
         }
         List<Execution<? extends R>> executions = new ArrayList<>(tasks.size());
-        for (Task<? extends R> task : tasks) {
-            executions.add(dispatch(task));
+        RuntimeException failure = null;
+        try {
+            for (Task<? extends R> task : tasks) {
+                executions.add(dispatch(task));
+            }
+        } catch (RuntimeException refused) { // the pool closed part-way: still wait for what was sent
+            failure = refused;
         }
         Object[] results = new Object[executions.size()];
-        RuntimeException failure = null;
         for (int i = 0; i < results.length; i++) {
             try {
                 results[i] = Waiting.await(executions.get(i));
-            } catch (TaskFailedException | CancellationException e) {
+            } catch (RuntimeException e) {
                 if (failure == null) {
                     failure = e;
                 } else {
@@ -168,10 +170,17 @@ public final class WorkerPool implements Runner {
                         + ", which would wait for itself; close the pool from outside, or call terminate()");
             }
         }
+        Error fromSignal = null;
         if (STATE.compareAndSet(this, OPEN, CLOSING)) {
-            shutdown.abort(name + " is closing");
+            // Drain before firing, so that a signal action that calls close() again finds the
+            // workers already stopping, and one that throws cannot leave them running.
             for (ThreadWorker worker : workers) {
                 worker.drain(name + " was closed");
+            }
+            try {
+                shutdown.abort(name + " is closing");
+            } catch (Error e) {
+                fromSignal = e;
             }
         } else if (state == CLOSED) {
             return;
@@ -185,14 +194,23 @@ public final class WorkerPool implements Runner {
             caller.interrupt();
         }
         state = CLOSED;
+        if (fromSignal != null) {
+            throw fromSignal;
+        }
     }
 
     /** Waits for every worker to stop, up to the shutdown timeout; {@code false} on timeout. */
     private boolean awaitWorkers() throws InterruptedException {
-        long deadline = shutdownTimeout == null ? Long.MAX_VALUE : System.nanoTime() + shutdownTimeout.toNanos();
+        if (shutdownTimeout == null) {
+            for (ThreadWorker worker : workers) {
+                worker.awaitStopped(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+            }
+            return true;
+        }
+        // convert() saturates, so a timeout of centuries waits "forever" instead of overflowing.
+        long deadline = System.nanoTime() + TimeUnit.NANOSECONDS.convert(shutdownTimeout);
         for (ThreadWorker worker : workers) {
-            long remaining = shutdownTimeout == null ? Long.MAX_VALUE : deadline - System.nanoTime();
-            if (!worker.awaitStopped(Math.max(0, remaining), TimeUnit.NANOSECONDS)) {
+            if (!worker.awaitStopped(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 return false;
             }
         }
@@ -207,10 +225,10 @@ public final class WorkerPool implements Runner {
     }
 
     private void forceStop(String reason) {
-        shutdown.abort(reason);
         for (ThreadWorker worker : workers) {
             worker.forceStop(reason);
         }
+        shutdown.abort(reason); // last: an action that throws cannot keep a worker running
     }
 
     @Override
