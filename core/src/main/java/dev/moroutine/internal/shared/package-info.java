@@ -1,0 +1,8 @@
+/**
+ * The implementation of {@code dev.moroutine.shared}. Not exported: nothing here is API.
+ *
+ * <p>{@link dev.moroutine.internal.shared.Layouts} holds every layout and its diagram; the
+ * accessors in {@code Memory} are named after their access mode; {@code Futex} is the waiter
+ * registry that the atomics' wait/wake and both locks wait through.
+ */
+package dev.moroutine.internal.shared;

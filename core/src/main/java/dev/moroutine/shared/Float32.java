@@ -1,0 +1,25 @@
+package dev.moroutine.shared;
+
+/**
+ * A shared {@code float32}: an IEEE 754 single. Made by {@code Shared.float32()}.
+ *
+ * <p>Thread-safe: each {@link #load()} and {@link #store} is a single access that is never torn
+ * (the JVM's <em>opaque</em> mode) but orders nothing around it. To publish it together with other
+ * data, guard both with a {@link Mutex} or {@link RwLock}, or use an atomic.
+ */
+public sealed interface Float32 extends SharedValue permits dev.moroutine.internal.shared.Float32Cell {
+
+    /**
+     * Reads the value.
+     *
+     * @return the value
+     */
+    float load();
+
+    /**
+     * Writes the value.
+     *
+     * @param value the new value
+     */
+    void store(float value);
+}

@@ -1,0 +1,25 @@
+package dev.moroutine.shared;
+
+/**
+ * A shared {@code int64}: a signed 64-bit integer. Made by {@code Shared.int64()} or {@code Shared.shared(0L)}.
+ *
+ * <p>Thread-safe: each {@link #load()} and {@link #store} is a single access that is never torn
+ * (the JVM's <em>opaque</em> mode) but orders nothing around it. To publish it together with other
+ * data, guard both with a {@link Mutex} or {@link RwLock}, or use an atomic.
+ */
+public sealed interface Int64 extends SharedValue permits dev.moroutine.internal.shared.Int64Cell {
+
+    /**
+     * Reads the value.
+     *
+     * @return the value
+     */
+    long load();
+
+    /**
+     * Writes the value.
+     *
+     * @param value the new value
+     */
+    void store(long value);
+}
