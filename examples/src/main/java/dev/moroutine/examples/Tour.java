@@ -1,10 +1,12 @@
 package dev.moroutine.examples;
 
+import dev.moroutine.examples.atomics.AtomicsExample;
 import dev.moroutine.examples.loadbalancing.LoadBalancingExample;
 import dev.moroutine.examples.multimodule.MultiModuleExample;
 import dev.moroutine.examples.nonblocking.NonBlockingExample;
 import dev.moroutine.examples.parallelbatch.ParallelBatchExample;
 import dev.moroutine.examples.primes.PrimesExample;
+import dev.moroutine.examples.sharedstate.SharedStateExample;
 import dev.moroutine.examples.sqlite.SqliteExample;
 import dev.moroutine.examples.workeraffinity.WorkerAffinityExample;
 import java.util.List;
@@ -41,7 +43,9 @@ public final class Tour {
             new Example("multimodule", MultiModuleExample::main),
             new Example("sqlite", SqliteExample::main),
             new Example("loadbalancing", LoadBalancingExample::main),
-            new Example("workeraffinity", WorkerAffinityExample::main));
+            new Example("workeraffinity", WorkerAffinityExample::main),
+            new Example("atomics", AtomicsExample::main),
+            new Example("sharedstate", SharedStateExample::main));
 
     /**
      * Runs the tour.
