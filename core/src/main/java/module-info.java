@@ -9,4 +9,5 @@ module dev.moroutine {
     requires org.jctools.core;
 
     exports dev.moroutine;
+    exports dev.moroutine.stream;
 }
