@@ -1,6 +1,7 @@
 package dev.moroutine;
 
 import dev.moroutine.internal.Balancers;
+import dev.moroutine.internal.Definition;
 import dev.moroutine.internal.Call;
 import dev.moroutine.internal.WorkerPool;
 import java.util.Objects;
@@ -30,8 +31,6 @@ import java.util.Objects;
  * <p>All methods are thread-safe.
  */
 public final class Moroutine {
-
-    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
     private Moroutine() {}
 
@@ -140,7 +139,7 @@ public final class Moroutine {
             throw new IllegalArgumentException("a pool needs at least 1 worker, was asked for " + size);
         }
         return new WorkerPool(size, options.balancer(), options.shutdownTimeout().orElse(null),
-                options.threadNamePrefix().orElse(null));
+                options.threadNamePrefix().orElse(null), options.highWaterMark());
     }
 
     /**
@@ -206,9 +205,6 @@ public final class Moroutine {
     }
 
     private static StackWalker.StackFrame callSite() {
-        return WALKER.walk(frames -> frames
-                .filter(frame -> frame.getDeclaringClass() != Moroutine.class)
-                .findFirst()
-                .orElseThrow());
+        return Definition.callSite(Moroutine.class);
     }
 }

@@ -1,5 +1,6 @@
 package dev.moroutine;
 
+import dev.moroutine.internal.Streams;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,21 +22,24 @@ public final class PoolOptions {
     private final Balancer balancer;
     private final Duration shutdownTimeout;
     private final String threadNamePrefix;
+    private final int highWaterMark;
 
-    private PoolOptions(Balancer balancer, Duration shutdownTimeout, String threadNamePrefix) {
+    private PoolOptions(Balancer balancer, Duration shutdownTimeout, String threadNamePrefix, int highWaterMark) {
         this.balancer = balancer;
         this.shutdownTimeout = shutdownTimeout;
         this.threadNamePrefix = threadNamePrefix;
+        this.highWaterMark = highWaterMark;
     }
 
     /**
      * The defaults: a fresh {@link Moroutine#roundRobin()}, no shutdown timeout ({@link Runner#close()}
-     * waits for every task), and thread names {@code moroutine-pool-<n>-worker-<index>}.
+     * waits for every task), thread names {@code moroutine-pool-<n>-worker-<index>}, and a stream
+     * high-water mark of 16.
      *
      * @return default options
      */
     public static PoolOptions defaults() {
-        return new PoolOptions(Moroutine.roundRobin(), null, null);
+        return new PoolOptions(Moroutine.roundRobin(), null, null, Streams.DEFAULT_HIGH_WATER_MARK);
     }
 
     /**
@@ -46,7 +50,7 @@ public final class PoolOptions {
      * @throws NullPointerException if {@code balancer} is null
      */
     public PoolOptions withBalancer(Balancer balancer) {
-        return new PoolOptions(Objects.requireNonNull(balancer, "balancer"), shutdownTimeout, threadNamePrefix);
+        return new PoolOptions(Objects.requireNonNull(balancer, "balancer"), shutdownTimeout, threadNamePrefix, highWaterMark);
     }
 
     /**
@@ -63,7 +67,7 @@ public final class PoolOptions {
             throw new IllegalArgumentException(
                     "shutdown timeout must not be negative, was " + timeout + "; use Duration.ZERO to interrupt at once");
         }
-        return new PoolOptions(balancer, timeout, threadNamePrefix);
+        return new PoolOptions(balancer, timeout, threadNamePrefix, highWaterMark);
     }
 
     /**
@@ -79,7 +83,29 @@ public final class PoolOptions {
         if (prefix.isBlank()) {
             throw new IllegalArgumentException("thread name prefix must not be blank, was \"" + prefix + "\"");
         }
-        return new PoolOptions(balancer, shutdownTimeout, prefix);
+        return new PoolOptions(balancer, shutdownTimeout, prefix, highWaterMark);
+    }
+
+    /**
+     * Sets how many items a streaming task run on this pool may have in flight (emitted, not yet
+     * consumed) before its producer blocks, unless the task sets its own
+     * ({@link dev.moroutine.stream.StreamTask#withHighWaterMark}).
+     *
+     * @param items the high-water mark, at least 1
+     * @return a copy with the setting
+     * @throws IllegalArgumentException if {@code items} is less than 1
+     */
+    public PoolOptions withHighWaterMark(int items) {
+        return new PoolOptions(balancer, shutdownTimeout, threadNamePrefix, Streams.checkHighWaterMark(items));
+    }
+
+    /**
+     * The stream high-water mark.
+     *
+     * @return items in flight before a producer blocks
+     */
+    public int highWaterMark() {
+        return highWaterMark;
     }
 
     /**
@@ -112,6 +138,6 @@ public final class PoolOptions {
     @Override
     public String toString() {
         return "PoolOptions[balancer=" + balancer + ", shutdownTimeout=" + shutdownTimeout()
-                .map(Duration::toString).orElse("none") + ", threadNamePrefix=" + threadNamePrefix().orElse("default") + "]";
+                .map(Duration::toString).orElse("none") + ", threadNamePrefix=" + threadNamePrefix().orElse("default") + ", highWaterMark=" + highWaterMark + "]";
     }
 }

@@ -3,6 +3,7 @@ package dev.moroutine;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.testing.NoLeakedWorkers;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.ExecutionException;

@@ -3,6 +3,8 @@ package dev.moroutine;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.testing.NoLeakedWorkers;
+import dev.moroutine.testing.Stress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

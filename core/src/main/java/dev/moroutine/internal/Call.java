@@ -7,15 +7,16 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The only implementation of {@link Task}: a moroutine's definition, its arguments (values, or
- * {@code Call}s for task-args) and, optionally, the worker it is assigned to. Immutable.
+ * The implementation of {@link Task} for value moroutines (and, through {@link StreamCall}, for
+ * streaming ones): a moroutine's definition, its arguments (values, or {@link TaskArg}s) and,
+ * optionally, the worker it is assigned to. Immutable.
  *
  * <p>A {@code Call} is a task-arg cache key by identity, so it deliberately keeps
  * {@link Object#equals} and {@link Object#hashCode}.
  *
  * @param <R> the result type
  */
-public final class Call<R> implements Task<R> {
+public class Call<R> implements Task<R> {
 
     private final Definition definition;
     private final Object[] args;
@@ -56,6 +57,11 @@ public final class Call<R> implements Task<R> {
         if (!(handle instanceof ThreadWorker worker) || worker.pool() == null) {
             throw new IllegalArgumentException(handle + " is not a worker of a moroutine pool; use a handle from Runner.workers()");
         }
+        return copy(worker);
+    }
+
+    /** A copy with another assignment; subclasses keep their own settings. */
+    Call<R> copy(ThreadWorker worker) {
         return new Call<>(definition, args, worker);
     }
 
@@ -80,19 +86,46 @@ public final class Call<R> implements Task<R> {
         return assigned;
     }
 
+    /** Where this call runs when it is not given to a pool: its assignment, or its dedicated worker. */
+    Worker defaultWorker() {
+        return assigned != null ? assigned : definition.dedicatedWorker();
+    }
+
     @Override
     public CompletableFuture<R> future() {
-        return dispatch();
+        return submitTo(defaultWorker(), Streams.DEFAULT_HIGH_WATER_MARK);
     }
 
     @Override
     public R join() {
-        return Waiting.await(dispatch());
+        return runOn(defaultWorker(), Streams.DEFAULT_HIGH_WATER_MARK);
     }
 
-    private Execution<R> dispatch() {
-        Execution<R> execution = new Execution<>(this);
-        (assigned != null ? assigned : definition.dedicatedWorker()).dispatch(execution);
+    /**
+     * Sends this call to a worker and waits for its result.
+     *
+     * @param worker where it runs
+     * @param highWaterMark the pool's stream setting, for streaming calls that do not set their own
+     * @return the result
+     */
+    R runOn(Worker worker, int highWaterMark) {
+        return Waiting.await(send(worker));
+    }
+
+    /**
+     * Sends this call to a worker without waiting.
+     *
+     * @param worker where it runs
+     * @param highWaterMark the pool's stream setting, for streaming calls that do not set their own
+     * @return the future of its result
+     */
+    CompletableFuture<R> submitTo(Worker worker, int highWaterMark) {
+        return send(worker);
+    }
+
+    private Execution<R> send(Worker worker) {
+        Execution<R> execution = new Execution<>(this, null);
+        worker.dispatch(execution);
         return execution;
     }
 

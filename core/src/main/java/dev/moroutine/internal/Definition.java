@@ -21,10 +21,11 @@ public final class Definition {
          * Runs the function.
          *
          * @param args the resolved arguments, as many as the arity
-         * @return the result
+         * @param pipe where a streaming moroutine sends its items (it finishes the pipe); null otherwise
+         * @return the result (null for a streaming moroutine)
          * @throws Exception whatever the function throws
          */
-        Object invoke(Object[] args) throws Exception;
+        Object invoke(Object[] args, Pipe<Object> pipe) throws Exception;
     }
 
     private static final VarHandle DEDICATED;
@@ -38,6 +39,7 @@ public final class Definition {
     }
 
     private final Mo moroutine;
+    private final boolean streaming;
     private final Class<?> declaringClass;
     private final String site;
     private final Invoker invoker;
@@ -49,13 +51,31 @@ public final class Definition {
      *
      * @param moroutine the public moroutine object, which must end up in a static final field
      * @param site the frame of the {@code mo(…)} call
+     * @param streaming whether calls produce a stream of items rather than one value
      * @param invoker the function
      */
-    public Definition(Mo moroutine, StackWalker.StackFrame site, Invoker invoker) {
+    public Definition(Mo moroutine, StackWalker.StackFrame site, boolean streaming, Invoker invoker) {
         this.moroutine = moroutine;
+        this.streaming = streaming;
         this.declaringClass = site.getDeclaringClass();
         this.site = site.getFileName() + ":" + site.getLineNumber();
         this.invoker = invoker;
+    }
+
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+
+    /**
+     * The frame that called a factory method ({@code mo(…)}, {@code streaming(…)}): where the
+     * moroutine is made, whose class must hold it in a static final field.
+     *
+     * @param factory the class whose static method was called
+     * @return the caller's frame
+     */
+    public static StackWalker.StackFrame callSite(Class<?> factory) {
+        return WALKER.walk(frames -> frames
+                .filter(frame -> frame.getDeclaringClass() != factory && frame.getDeclaringClass() != Definition.class)
+                .findFirst()
+                .orElseThrow());
     }
 
     /**
@@ -70,7 +90,7 @@ public final class Definition {
             throw new NullPointerException("task-arg " + position + " is null; pass a task made by a moroutine's call(…), "
                     + "or cast a null value to the parameter's type");
         }
-        return new TaskArg(Call.of(task));
+        return new TaskArg(task instanceof ChannelImpl<?> channel ? channel : Call.of(task));
     }
 
     /**
@@ -85,7 +105,7 @@ public final class Definition {
     }
 
     /**
-     * Describes a call.
+     * Describes a call of a value moroutine.
      *
      * @param args the arguments: values, or {@link #taskArg}s
      * @param <R> the result type
@@ -94,6 +114,18 @@ public final class Definition {
     public <R> Call<R> call(Object... args) {
         id();
         return new Call<>(this, args, null);
+    }
+
+    /**
+     * Describes a call of a streaming moroutine.
+     *
+     * @param args the arguments: values, or {@link #taskArg}s
+     * @param <T> the item type
+     * @return the task
+     */
+    public <T> StreamCall<T> streamCall(Object... args) {
+        id();
+        return new StreamCall<>(this, args, null, 0);
     }
 
     /**
@@ -145,8 +177,12 @@ public final class Definition {
         return moroutine;
     }
 
-    Object invoke(Object[] args) throws Exception {
-        return invoker.invoke(args);
+    Object invoke(Object[] args, Pipe<Object> pipe) throws Exception {
+        return invoker.invoke(args, pipe);
+    }
+
+    boolean streaming() {
+        return streaming;
     }
 
     /** The moroutine's own worker: one daemon thread, started on first use, never stopped. */

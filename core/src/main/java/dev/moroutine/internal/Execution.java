@@ -14,11 +14,14 @@ import java.util.concurrent.CompletableFuture;
 public final class Execution<R> extends CompletableFuture<R> {
 
     private final Call<R> call;
+    private final Pipe<Object> pipe;
     /** Written once by the dispatching thread before the queue hand-off. */
     private Worker worker;
 
-    Execution(Call<R> call) {
+    /** An execution of {@code call}; for a streaming call, {@code pipe} takes its items. */
+    Execution(Call<R> call, Pipe<Object> pipe) {
         this.call = call;
+        this.pipe = pipe;
     }
 
     Call<R> call() {
@@ -48,7 +51,7 @@ public final class Execution<R> extends CompletableFuture<R> {
         }
         R result;
         try {
-            result = (R) call.definition().invoke(context.resolve(call));
+            result = (R) context.invoke(call, pipe);
         } catch (VirtualMachineError fatal) {
             throw fatal;
         } catch (Throwable failure) {

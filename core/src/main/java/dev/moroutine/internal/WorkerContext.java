@@ -1,8 +1,11 @@
 package dev.moroutine.internal;
 
 import dev.moroutine.TaskFailedException;
+import dev.moroutine.stream.LiveStream;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,19 +24,42 @@ final class WorkerContext implements AutoCloseable {
         this.workerName = workerName;
     }
 
-    /** The call's arguments with every task-arg replaced by its value on this worker. */
-    Object[] resolve(Call<?> call) throws Exception {
+    /**
+     * Runs a call's function on this worker: task-args are replaced by their cached values (run
+     * once per worker), stream task-args and channels by live streams opened for this call only
+     * and closed when it returns.
+     */
+    Object invoke(Call<?> call, Pipe<Object> pipe) throws Exception {
         Object[] args = call.args();
         Object[] resolved = args;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i] instanceof TaskArg taskArg) {
-                if (resolved == args) {
-                    resolved = args.clone();
+        List<LiveStream<?>> opened = null;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                if (args[i] instanceof TaskArg taskArg) {
+                    if (resolved == args) {
+                        resolved = args.clone();
+                    }
+                    Object source = taskArg.task();
+                    if (source instanceof Call<?> task && !(source instanceof StreamCall<?>)) {
+                        resolved[i] = valueOf(task, call);
+                    } else {
+                        LiveStream<?> live = source instanceof StreamCall<?> stream
+                                ? stream.open(stream.defaultWorker(), Streams.DEFAULT_HIGH_WATER_MARK)
+                                : ((ChannelImpl<?>) source).attach();
+                        if (opened == null) {
+                            opened = new ArrayList<>(2);
+                        }
+                        opened.add(live);
+                        resolved[i] = live;
+                    }
                 }
-                resolved[i] = valueOf(taskArg.task(), call);
+            }
+            return call.definition().invoke(resolved, pipe);
+        } finally {
+            if (opened != null) {
+                opened.forEach(LiveStream::close);
             }
         }
-        return resolved;
     }
 
     private Object valueOf(Call<?> taskArg, Call<?> outer) throws Exception {
@@ -42,7 +68,7 @@ final class WorkerContext implements AutoCloseable {
             return value;
         }
         try {
-            value = taskArg.definition().invoke(resolve(taskArg));
+            value = invoke(taskArg, null);
         } catch (VirtualMachineError fatal) {
             throw fatal;
         } catch (Throwable e) {

@@ -47,6 +47,7 @@ public final class WorkerPool implements Runner {
     private final List<WorkerHandle> handles;
     private final Balancer balancer;
     private final Duration shutdownTimeout;
+    private final int highWaterMark;
     private final AbortController shutdown = new AbortController();
     private volatile int state = OPEN;
 
@@ -57,11 +58,13 @@ public final class WorkerPool implements Runner {
      * @param balancer the balancer
      * @param shutdownTimeout how long {@link #close()} waits before interrupting, or null for no limit
      * @param threadNamePrefix the thread name prefix, or null for {@code moroutine-pool-<n>}
+     * @param highWaterMark stream items in flight before a producer blocks
      */
-    public WorkerPool(int size, Balancer balancer, Duration shutdownTimeout, String threadNamePrefix) {
+    public WorkerPool(int size, Balancer balancer, Duration shutdownTimeout, String threadNamePrefix, int highWaterMark) {
         this.name = threadNamePrefix != null ? threadNamePrefix : "moroutine-pool-" + POOLS.incrementAndGet();
         this.balancer = balancer;
         this.shutdownTimeout = shutdownTimeout;
+        this.highWaterMark = highWaterMark;
         this.workers = new ThreadWorker[size];
         for (int i = 0; i < size; i++) {
             workers[i] = new ThreadWorker(name + "-worker-" + i, i, this);
@@ -74,12 +77,14 @@ public final class WorkerPool implements Runner {
 
     @Override
     public <R> R run(Task<R> task) {
-        return Waiting.await(dispatch(task));
+        Call<R> call = Call.of(task);
+        return call.runOn(place(call), highWaterMark);
     }
 
     @Override
     public <R> CompletableFuture<R> submit(Task<R> task) {
-        return dispatch(task);
+        Call<R> call = Call.of(task);
+        return call.submitTo(place(call), highWaterMark);
     }
 
     @Override
@@ -89,19 +94,21 @@ public final class WorkerPool implements Runner {
         for (Task<? extends R> task : tasks) {
             Call.of(task); // refuse a bad list before anything runs
         }
-        List<Execution<? extends R>> executions = new ArrayList<>(tasks.size());
+        List<CompletableFuture<? extends R>> futures = new ArrayList<>(tasks.size());
         RuntimeException failure = null;
         try {
             for (Task<? extends R> task : tasks) {
-                executions.add(dispatch(task));
+                futures.add(submit(task));
             }
         } catch (RuntimeException refused) { // the pool closed part-way: still wait for what was sent
             failure = refused;
         }
-        Object[] results = new Object[executions.size()];
+        Object[] results = new Object[futures.size()];
         for (int i = 0; i < results.length; i++) {
             try {
-                results[i] = Waiting.await(executions.get(i));
+                results[i] = futures.get(i) instanceof Execution<? extends R> execution
+                        ? Waiting.await(execution)
+                        : futures.get(i).join(); // a stream, already open
             } catch (RuntimeException e) {
                 if (failure == null) {
                     failure = e;
@@ -116,16 +123,13 @@ public final class WorkerPool implements Runner {
         return (List<R>) Collections.unmodifiableList(Arrays.asList(results));
     }
 
-    private <R> Execution<R> dispatch(Task<R> task) {
-        Call<R> call = Call.of(task);
+    /** The worker that runs {@code call}: its assignment, or the balancer's choice. */
+    private ThreadWorker place(Call<?> call) {
         if (state != OPEN) {
             throw new RejectedExecutionException(name + " is closed, so it cannot run " + call
                     + "; submit tasks before close(), or make a new pool with workers(n)");
         }
-        ThreadWorker worker = call.assigned() != null ? own(call) : select(call);
-        Execution<R> execution = new Execution<>(call);
-        worker.dispatch(execution);
-        return execution;
+        return call.assigned() != null ? own(call) : select(call);
     }
 
     private ThreadWorker own(Call<?> call) {

@@ -1,10 +1,13 @@
 package dev.moroutine.examples;
 
 import dev.moroutine.examples.atomics.AtomicsExample;
+import dev.moroutine.examples.boundedmap.BoundedMapExample;
+import dev.moroutine.examples.channelfanout.ChannelFanoutExample;
 import dev.moroutine.examples.loadbalancing.LoadBalancingExample;
 import dev.moroutine.examples.multimodule.MultiModuleExample;
 import dev.moroutine.examples.nonblocking.NonBlockingExample;
 import dev.moroutine.examples.parallelbatch.ParallelBatchExample;
+import dev.moroutine.examples.pipeline.PipelineExample;
 import dev.moroutine.examples.primes.PrimesExample;
 import dev.moroutine.examples.sharedstate.SharedStateExample;
 import dev.moroutine.examples.sqlite.SqliteExample;
@@ -45,7 +48,10 @@ public final class Tour {
             new Example("loadbalancing", LoadBalancingExample::main),
             new Example("workeraffinity", WorkerAffinityExample::main),
             new Example("atomics", AtomicsExample::main),
-            new Example("sharedstate", SharedStateExample::main));
+            new Example("sharedstate", SharedStateExample::main),
+            new Example("pipeline", PipelineExample::main),
+            new Example("channelfanout", ChannelFanoutExample::main),
+            new Example("boundedmap", BoundedMapExample::main));
 
     /**
      * Runs the tour.

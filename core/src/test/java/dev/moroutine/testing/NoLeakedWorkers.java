@@ -1,4 +1,4 @@
-package dev.moroutine;
+package dev.moroutine.testing;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -11,7 +11,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * forgets to stop its threads, or a worker that survives its pool, fails the test that made it.
  * Dedicated workers ({@code moroutine-<id>}) live for the JVM's lifetime by design and are not checked.
  */
-final class NoLeakedWorkers implements AfterEachCallback {
+public final class NoLeakedWorkers implements AfterEachCallback {
+
+    /** Made by JUnit for {@code @ExtendWith}. */
+    public NoLeakedWorkers() {}
 
     private static final long GRACE_MILLIS = 10_000;
 

@@ -1,12 +1,12 @@
-package dev.moroutine;
+package dev.moroutine.testing;
 
 /** Sizes of the stress loops: {@code mvn verify -Pstress} multiplies them by 10. */
-final class Stress {
+public final class Stress {
     private static final int SCALE = Integer.getInteger("moroutine.stress.scale", 1);
 
     private Stress() {}
 
-    static int scaled(int count) {
+    public static int scaled(int count) {
         return Math.multiplyExact(count, SCALE);
     }
 }

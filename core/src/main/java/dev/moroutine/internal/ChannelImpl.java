@@ -1,0 +1,170 @@
+package dev.moroutine.internal;
+
+import dev.moroutine.stream.Channel;
+import dev.moroutine.stream.LiveStream;
+import dev.moroutine.stream.StreamTask;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A {@link Channel}: one distributor (a virtual thread) that pulls the source and feeds one
+ * {@link Pipe} per attached consumer. All pipes share one {@link Pipe.ProducerWait}, so the
+ * distributor parks once, when every consumer is at its high-water mark, and any consumer that
+ * takes an item (or closes, or attaches) wakes it.
+ *
+ * <h2>Lifecycle</h2>
+ * <pre>
+ * NEW ──first attach──► RUNNING ──source exhausted / source failed / every consumer closed──► ENDED
+ * </pre>
+ * Attaching to an ENDED channel throws. The distributor ends every open pipe when it stops (with
+ * the source's failure, if any), and closes a {@link StreamTask} source it did not drain.
+ *
+ * @param <T> the item type
+ */
+public final class ChannelImpl<T> implements Channel<T> {
+
+    private static final AtomicInteger CHANNELS = new AtomicInteger();
+
+    /** A {@link StreamTask} (run once, when the distributor starts) or an {@link Iterable}. */
+    private final Object source;
+    private final int highWaterMark;
+    private final String name = "channel-" + CHANNELS.incrementAndGet();
+    private final List<Pipe<T>> consumers = new CopyOnWriteArrayList<>();
+    private final Pipe.ProducerWait distributorWait = new Pipe.ProducerWait();
+    private final AtomicBoolean started = new AtomicBoolean();
+    private volatile boolean ended;
+    private int cursor; // distributor thread only
+
+    /**
+     * Makes a channel over local items; nothing runs until a consumer attaches.
+     *
+     * @param source the items
+     * @param highWaterMark items in flight per consumer
+     */
+    public ChannelImpl(Iterable<? extends T> source, int highWaterMark) {
+        this.source = source;
+        this.highWaterMark = highWaterMark;
+    }
+
+    /**
+     * Makes a channel over a stream task, run once when the first consumer attaches.
+     *
+     * @param source the task
+     * @param highWaterMark items in flight per consumer
+     */
+    public ChannelImpl(StreamTask<? extends T> source, int highWaterMark) {
+        this.source = source;
+        this.highWaterMark = highWaterMark;
+    }
+
+    /** Adds a consumer and returns its end; starts the distributor on the first. */
+    LiveStream<T> attach() {
+        if (ended) {
+            throw new IllegalStateException(name + " has ended (its source is exhausted, failed, or every consumer"
+                    + " closed); make a new channel(source) to stream the items again");
+        }
+        Pipe<T> pipe = new Pipe<>(highWaterMark, distributorWait, name + " consumer " + (consumers.size() + 1));
+        consumers.add(pipe);
+        if (started.compareAndSet(false, true)) {
+            Thread.ofVirtual().name(name + "-distributor").start(this::distribute);
+        }
+        distributorWait.wake();
+        return new LiveStreamImpl<>(pipe, name);
+    }
+
+    @Override
+    public CompletableFuture<LiveStream<T>> future() {
+        return CompletableFuture.completedFuture(attach());
+    }
+
+    @Override
+    public LiveStream<T> join() {
+        return attach();
+    }
+
+    @SuppressWarnings("unchecked") // the constructors admit only sources of T
+    private void distribute() {
+        LiveStream<? extends T> live = null;
+        Throwable failure = null;
+        try {
+            Iterator<? extends T> items;
+            if (source instanceof StreamTask<?> task) {
+                live = (LiveStream<? extends T>) task.join();
+                items = live.iterator();
+            } else {
+                items = ((Iterable<? extends T>) source).iterator();
+            }
+            while (items.hasNext()) {
+                T item = items.next();
+                Pipe<T> target = readyConsumer();
+                if (target == null) {
+                    return; // every consumer closed
+                }
+                target.emit(item);
+            }
+        } catch (Throwable e) {
+            failure = e;
+        } finally {
+            ended = true;
+            if (live != null) {
+                live.close();
+            }
+            for (Pipe<T> consumer : consumers) {
+                if (failure == null) {
+                    consumer.finish();
+                } else {
+                    consumer.fail(failure);
+                }
+            }
+        }
+    }
+
+    /**
+     * The next consumer with room, scanning from a rotating cursor; parks while all are at their
+     * cap. Null once every consumer that attached has closed.
+     */
+    private Pipe<T> readyConsumer() {
+        long start = System.nanoTime();
+        for (int spins = 1; ; spins++) {
+            List<Pipe<T>> all = consumers;
+            int size = all.size();
+            boolean open = false;
+            for (int i = 0; i < size; i++) {
+                int index = (cursor + i) % size;
+                Pipe<T> candidate = all.get(index);
+                if (candidate.cancelled()) {
+                    continue;
+                }
+                open = true;
+                if (candidate.hasRoom()) {
+                    cursor = index + 1;
+                    return candidate;
+                }
+            }
+            if (!open && size > 0) {
+                return null;
+            }
+            if (!Waiting.pause(start, spins, 50_000)) {
+                distributorWait.park(this::anyReady);
+            }
+        }
+    }
+
+    private boolean anyReady() {
+        for (Pipe<T> consumer : consumers) {
+            if (consumer.cancelled() || consumer.hasRoom()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

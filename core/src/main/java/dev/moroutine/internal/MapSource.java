@@ -1,0 +1,131 @@
+package dev.moroutine.internal;
+
+import dev.moroutine.Runner;
+import dev.moroutine.Signal;
+import dev.moroutine.Task;
+import dev.moroutine.TaskFailedException;
+import dev.moroutine.stream.LiveStream;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * The source behind {@code map(pool, tasks, concurrency)}: the consuming thread keeps up to
+ * {@code concurrency} tasks submitted, pulling the next task only when a slot frees, and takes
+ * results from a queue that completions feed, so they come out in completion order.
+ */
+public final class MapSource implements ItemSource {
+
+    /** Put in the completion queue when the signal fires, to wake a waiting consumer. */
+    private static final CompletableFuture<Object> ABORTED = new CompletableFuture<>();
+
+    private final Runner pool;
+    private final Iterator<? extends Task<?>> tasks;
+    private final int concurrency;
+    private final Signal signal;
+    private final LinkedBlockingQueue<CompletableFuture<?>> completed = new LinkedBlockingQueue<>();
+    private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
+    private final Signal.Registration registration;
+    private volatile boolean cancelled;
+
+    private MapSource(Runner pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
+        this.pool = pool;
+        this.tasks = tasks;
+        this.concurrency = concurrency;
+        this.signal = signal;
+        this.registration = signal == null ? null : signal.onAbort(() -> completed.add(ABORTED));
+    }
+
+    /**
+     * The results of running {@code tasks} on {@code pool}, {@code concurrency} at a time.
+     *
+     * @param pool the pool
+     * @param tasks the tasks
+     * @param concurrency the most in flight
+     * @param signal stops the mapping, or null
+     * @param <R> the result type
+     * @return the results, in completion order
+     */
+    public static <R> LiveStream<R> stream(Runner pool, Iterator<? extends Task<? extends R>> tasks, int concurrency,
+            Signal signal) {
+        Objects.requireNonNull(pool, "pool");
+        Objects.requireNonNull(tasks, "tasks");
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be at least 1 (tasks in flight at once), was " + concurrency);
+        }
+        return new LiveStreamImpl<>(new MapSource(pool, tasks, concurrency, signal), "map over " + pool);
+    }
+
+    @Override
+    public Object next() {
+        if (cancelled) {
+            return END;
+        }
+        checkSignal();
+        while (inFlight.size() < concurrency && tasks.hasNext()) {
+            CompletableFuture<?> future = pool.submit(Objects.requireNonNull(tasks.next(), "a task of map's source is null"));
+            inFlight.add(future);
+            future.whenComplete((result, failure) -> completed.add(future));
+        }
+        if (inFlight.isEmpty()) {
+            close();
+            return END;
+        }
+        CompletableFuture<?> done = take();
+        if (done == ABORTED) {
+            checkSignal();
+        }
+        inFlight.remove(done);
+        try {
+            return done.join();
+        } catch (CompletionException failure) {
+            cancel();
+            throw new TaskFailedException("a task of map failed: " + failure.getCause(), failure.getCause());
+        }
+    }
+
+    private CompletableFuture<?> take() {
+        boolean interrupted = false;
+        try {
+            for (;;) {
+                try {
+                    return completed.take();
+                } catch (InterruptedException e) {
+                    interrupted = true; // like join(): wait on, keep the interrupt
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void checkSignal() {
+        if (signal != null && signal.aborted()) {
+            cancel();
+            throw new CancellationException("map was aborted by its signal: " + signal.reason());
+        }
+    }
+
+    @Override
+    public void cancel() {
+        cancelled = true;
+        for (CompletableFuture<?> future : List.copyOf(inFlight)) {
+            future.cancel(false); // skips tasks that have not started
+        }
+        close();
+    }
+
+    private void close() {
+        if (registration != null) {
+            registration.close();
+        }
+    }
+}

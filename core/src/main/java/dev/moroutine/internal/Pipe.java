@@ -1,0 +1,302 @@
+package dev.moroutine.internal;
+
+import dev.moroutine.TaskFailedException;
+import dev.moroutine.stream.Emitter;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.Spliterator;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import org.jctools.queues.atomic.SpscAtomicArrayQueue;
+
+/**
+ * A bounded single-producer single-consumer hand-off of a stream's items, with backpressure: the
+ * producer blocks while {@code highWaterMark} items are in flight (emitted, not yet consumed).
+ *
+ * <h2>State</h2>
+ * <pre>
+ * OPEN ──producer finishes or fails──► DONE      (the consumer drains what is queued, then ends or throws)
+ *   └───consumer closes──────────────► CANCELLED (the producer's next emit throws CancellationException)
+ * </pre>
+ *
+ * <h2>Waiting</h2>
+ * Both sides spin briefly, then park. The producer writes an item, fences, and reads
+ * {@code consumerParked}; the consumer sets it, fences and polls again before parking, so a wake
+ * is never lost. The consumer publishes its count with a release store and reads the producer's
+ * parked flag without a fence on the fast path: if that read is stale, the producer is parked on a
+ * full pipe, so the consumer either takes another item (and reads the flag again) or runs dry and
+ * takes the fenced slow path, which wakes the producer. So neither side can sleep forever while
+ * the other has made room or items.
+ *
+ * <p>Several pipes may share one {@link ProducerWait} (a channel's distributor feeds many).
+ *
+ * @param <T> the item type
+ */
+public final class Pipe<T> implements Emitter<T>, ItemSource {
+
+    private static final int OPEN = 0;
+    private static final int DONE = 1;
+    private static final int CANCELLED = 2;
+    private static final long SPIN_NANOS = 50_000;
+
+    private static final VarHandle STATE;
+    private static final VarHandle CONSUMED;
+    private static final VarHandle CONSUMER_PARKED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(Pipe.class, "state", int.class);
+            CONSUMED = lookup.findVarHandle(Pipe.class, "consumed", long.class);
+            CONSUMER_PARKED = lookup.findVarHandle(Pipe.class, "consumerParked", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Where a producer waits for room: its own, or one shared by the pipes a distributor feeds. */
+    static final class ProducerWait {
+        private static final VarHandle PARKED;
+
+        static {
+            try {
+                PARKED = MethodHandles.lookup().findVarHandle(ProducerWait.class, "parked", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private volatile int parked;
+        private volatile Thread thread;
+
+        /** Parks the calling producer unless {@code ready} holds after announcing it. */
+        void park(java.util.function.BooleanSupplier ready) {
+            thread = Thread.currentThread();
+            parked = 1;
+            if (!ready.getAsBoolean()) {
+                LockSupport.park(this);
+            }
+            parked = 0;
+        }
+
+        void wake() {
+            if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+                LockSupport.unpark(thread);
+            }
+        }
+    }
+
+    private final SpscAtomicArrayQueue<Object> queue;
+    private final int highWaterMark;
+    private final ProducerWait producerWait;
+    private final String description;
+
+    /** Producer's count of emitted items; written by the producer only. */
+    private long emitted;
+    /** Consumer's count of taken items, published to the producer. */
+    private volatile long consumed;
+    private long consumedLocal;
+    private volatile int state = OPEN;
+    private volatile Throwable failure;
+    private volatile int consumerParked;
+    private volatile Thread consumer;
+    private volatile Runnable onCancel;
+
+    Pipe(int highWaterMark, ProducerWait producerWait, String description) {
+        this.highWaterMark = highWaterMark;
+        this.queue = new SpscAtomicArrayQueue<>(Math.max(2, highWaterMark));
+        this.producerWait = producerWait;
+        this.description = description;
+    }
+
+    Pipe(int highWaterMark, String description) {
+        this(highWaterMark, new ProducerWait(), description);
+    }
+
+    /** What to run when the consumer closes early (cancel the producer's execution, say). */
+    void onCancel(Runnable action) {
+        onCancel = action;
+    }
+
+    // ---------------------------------------------------------------- producer side
+
+    @Override
+    public void emit(T item) {
+        if (item == null) {
+            throw new NullPointerException("a null item was emitted into " + description
+                    + "; streams carry non-null items only (wrap optional values in Optional)");
+        }
+        if (emitted - (long) CONSUMED.getAcquire(this) >= highWaterMark || state != OPEN) {
+            awaitRoom();
+        }
+        queue.offer(item);
+        emitted++;
+        VarHandle.fullFence(); // the item store before the read of consumerParked: see the class comment
+        wakeConsumer();
+    }
+
+    @Override
+    public boolean cancelled() {
+        return state == CANCELLED;
+    }
+
+    /** Whether an emit would not block now (for a distributor choosing among pipes). */
+    boolean hasRoom() {
+        return emitted - (long) CONSUMED.getAcquire(this) < highWaterMark;
+    }
+
+    /**
+     * Pulls a stream into the pipe on the producer's thread, then closes the stream.
+     *
+     * @param items the producer's stream
+     */
+    public void pump(Stream<? extends T> items) {
+        try (Stream<? extends T> source = items) {
+            Spliterator<? extends T> spliterator = source.spliterator();
+            while (spliterator.tryAdvance(this::emit)) {
+                // each item was emitted, blocking under backpressure
+            }
+        }
+    }
+
+    /** The producer has emitted everything. */
+    public void finish() {
+        if (STATE.compareAndSet(this, OPEN, DONE)) {
+            VarHandle.fullFence();
+            forceWakeConsumer();
+        }
+    }
+
+    /** The producer failed (or was stopped): the consumer gets the items so far, then this. */
+    void fail(Throwable cause) {
+        failure = cause;
+        if (STATE.compareAndSet(this, OPEN, DONE)) {
+            forceWakeConsumer();
+        }
+    }
+
+    private void awaitRoom() {
+        long start = System.nanoTime();
+        for (int spins = 1; ; spins++) {
+            if (state == CANCELLED) {
+                throw new CancellationException("the consumer of " + description + " closed it");
+            }
+            if (Thread.interrupted()) {
+                throw new CancellationException(description + " was stopped: its producer was interrupted");
+            }
+            if (hasRoom()) {
+                return;
+            }
+            if (!Waiting.pause(start, spins, SPIN_NANOS)) {
+                producerWait.park(() -> hasRoom() || state == CANCELLED);
+            }
+        }
+    }
+
+    private void wakeConsumer() {
+        if (consumerParked != 0 && CONSUMER_PARKED.compareAndSet(this, 1, 0)) {
+            LockSupport.unpark(consumer);
+        }
+    }
+
+    private void forceWakeConsumer() {
+        Thread waiting = consumer;
+        consumerParked = 0;
+        if (waiting != null) {
+            LockSupport.unpark(waiting);
+        }
+    }
+
+    // ---------------------------------------------------------------- consumer side
+
+    /**
+     * Takes the next item, blocking while none is ready.
+     *
+     * @return the item, or {@link #END}
+     * @throws TaskFailedException if the producer failed, after every item it emitted before
+     * @throws CancellationException if the producer was stopped before it finished
+     */
+    @Override
+    public Object next() {
+        Object item = queue.poll();
+        if (item == null) {
+            item = awaitItem();
+            if (item == END) {
+                return END;
+            }
+        }
+        CONSUMED.setRelease(this, ++consumedLocal);
+        producerWait.wake();
+        return item;
+    }
+
+    private Object awaitItem() {
+        long start = System.nanoTime();
+        boolean interrupted = false;
+        try {
+            for (int spins = 1; ; spins++) {
+                Object item = queue.poll();
+                if (item != null) {
+                    return item;
+                }
+                if (state != OPEN) {
+                    item = queue.poll(); // items emitted before the producer finished come first
+                    return item != null ? item : end();
+                }
+                if (!Waiting.pause(start, spins, SPIN_NANOS)) {
+                    consumer = Thread.currentThread();
+                    consumerParked = 1;
+                    VarHandle.fullFence();
+                    producerWait.wake(); // a stale read on the fast path may have left the producer asleep
+                    if (queue.isEmpty() && state == OPEN) {
+                        LockSupport.park(this);
+                        interrupted |= Thread.interrupted(); // like join(): waits on, keeps the interrupt
+                    }
+                    consumerParked = 0;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private Object end() {
+        Throwable cause = failure;
+        if (cause == null) {
+            return END;
+        }
+        if (cause instanceof CancellationException stopped) {
+            CancellationException here = new CancellationException(stopped.getMessage());
+            here.initCause(stopped);
+            throw here;
+        }
+        throw new TaskFailedException(description + " failed: " + cause, cause);
+    }
+
+    /** The consumer closes early: the producer stops at its next emit; queued items are dropped. */
+    @Override
+    public void cancel() {
+        if (STATE.compareAndSet(this, OPEN, CANCELLED)) {
+            producerWait.wake();
+            forceWakeConsumer(); // a deliverer blocked on this pipe (a publisher's) must see the end
+            Runnable action = onCancel;
+            if (action != null) {
+                action.run();
+            }
+        }
+    }
+
+    /** True once the producer finished or failed, or the consumer cancelled. */
+    boolean closed() {
+        return state != OPEN;
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.moroutine.internal;
+
+import dev.moroutine.stream.LiveStream;
+import dev.moroutine.stream.StreamTask;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+
+/**
+ * A call of a streaming moroutine. Running it creates a {@link Pipe}, sends the producer's
+ * execution to a worker and returns the pipe's consumer end at once; the execution's completion
+ * (failure, cancellation, a stopped worker) is forwarded into the pipe, so a consumer never waits
+ * on a producer that will not come.
+ *
+ * @param <T> the item type
+ */
+public final class StreamCall<T> extends Call<LiveStream<T>> implements StreamTask<T> {
+
+    private final int highWaterMark; // 0: the pool's, or the default
+
+    StreamCall(Definition definition, Object[] args, ThreadWorker assigned, int highWaterMark) {
+        super(definition, args, assigned);
+        this.highWaterMark = highWaterMark;
+    }
+
+    @Override
+    StreamCall<T> copy(ThreadWorker worker) {
+        return new StreamCall<>(definition(), args(), worker, highWaterMark);
+    }
+
+    @Override
+    public StreamTask<T> withHighWaterMark(int items) {
+        return new StreamCall<>(definition(), args(), assigned(), Streams.checkHighWaterMark(items));
+    }
+
+    @Override
+    LiveStream<T> runOn(Worker worker, int poolHighWaterMark) {
+        return open(worker, poolHighWaterMark);
+    }
+
+    @Override
+    CompletableFuture<LiveStream<T>> submitTo(Worker worker, int poolHighWaterMark) {
+        return CompletableFuture.completedFuture(open(worker, poolHighWaterMark));
+    }
+
+    /** Starts the producer on {@code worker} and returns the consumer's end. */
+    LiveStream<T> open(Worker worker, int poolHighWaterMark) {
+        if (worker.thread() == Thread.currentThread()) {
+            throw new IllegalStateException(Thread.currentThread().getName() + " would consume " + this
+                    + ", whose producer must run on this same worker after the current task: it would wait for itself."
+                    + " Run the stream on another worker or pool");
+        }
+        Pipe<Object> pipe = new Pipe<>(highWaterMark > 0 ? highWaterMark : poolHighWaterMark, "stream of " + this);
+        Execution<LiveStream<T>> producer = new Execution<>(this, pipe);
+        producer.whenComplete((ignored, failure) -> {
+            if (failure != null) {
+                pipe.fail(failure);
+            }
+        });
+        pipe.onCancel(() -> producer.cancel("the consumer closed the stream"));
+        worker.dispatch(producer);
+        return new LiveStreamImpl<>(pipe, "stream of " + this);
+    }
+
+    @Override
+    public Flow.Publisher<T> publisher() {
+        return new StreamPublisher<>(this::join);
+    }
+}

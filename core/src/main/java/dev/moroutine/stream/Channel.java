@@ -1,0 +1,23 @@
+package dev.moroutine.stream;
+
+import dev.moroutine.Task;
+
+/**
+ * One source shared by several consumers: pass the same channel to several tasks (as their
+ * {@code Stream<T>} or {@code Iterable<T>} argument) and each item goes to exactly one of them.
+ * Made by {@link Streaming#channel(Iterable)}.
+ *
+ * <p>A distributor (a virtual thread, started when the first consumer attaches) pulls the source
+ * and hands each item to a consumer with fewer than {@code highWaterMark} items in flight,
+ * scanning from a rotating cursor so that no consumer is favoured; consumers at their cap are
+ * skipped, so a slow one does not stall the others. Each consumer sees its items in source order.
+ * The channel ends when the source is exhausted (every consumer then ends), when the source fails
+ * (every consumer gets the failure), or when every consumer that attached has closed (the source
+ * is then closed). Attaching to an ended channel throws {@link IllegalStateException}.
+ *
+ * <p>As a {@link Task}, {@link #join()} attaches a consumer on the calling thread.
+ * Thread-safe.
+ *
+ * @param <T> the item type
+ */
+public interface Channel<T> extends Task<LiveStream<T>> {}

@@ -1,0 +1,64 @@
+package dev.moroutine.stream;
+
+import java.util.Iterator;
+import java.util.Spliterator;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The consumer's end of a running stream: its items arrive from a producer on a worker, in order,
+ * with backpressure. It is both a {@link Stream} and an {@link Iterable}, so it can be used with
+ * the stream API, in a for-each loop, or passed where a moroutine expects either.
+ *
+ * <pre>{@code
+ * try (LiveStream<Integer> numbers = countUp.call(1_000_000).join()) {
+ *     for (int n : numbers) {
+ *         if (n == 10) break;   // leaving the try closes the stream: the producer stops
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>It may be consumed once, by one thread at a time: a second {@code iterator()}, or a stream
+ * operation after the first, throws {@link IllegalStateException}. Taking an item blocks (spinning
+ * briefly on a platform thread, then parking) until the producer emits one; a producer's failure
+ * is thrown, after every item it emitted before it, as a {@link dev.moroutine.TaskFailedException}
+ * (or a {@link java.util.concurrent.CancellationException} if its worker was stopped).
+ * {@link #close()} stops the producer promptly if it has not finished; a stream that is dropped
+ * without being closed or finished is closed when it is garbage collected, so close it (try-with-
+ * resources) to free the producer's worker at once.
+ *
+ * @param <T> the item type
+ */
+public interface LiveStream<T> extends Stream<T>, Iterable<T> {
+
+    /**
+     * Iterates over the items; the for-each form of consuming this stream.
+     *
+     * @return the iterator
+     * @throws IllegalStateException if this stream is already being consumed
+     */
+    @Override
+    Iterator<T> iterator();
+
+    /**
+     * The items as a spliterator (ordered, non-null, sequential).
+     *
+     * @return the spliterator
+     * @throws IllegalStateException if this stream is already being consumed
+     */
+    @Override
+    Spliterator<T> spliterator();
+
+    /**
+     * Runs {@code action} on each item, in order, on this thread.
+     *
+     * @param action what to do with each item
+     * @throws IllegalStateException if this stream is already being consumed
+     */
+    @Override
+    void forEach(Consumer<? super T> action);
+
+    /** Stops the producer if it has not finished, and drops items not yet taken. Idempotent. */
+    @Override
+    void close();
+}

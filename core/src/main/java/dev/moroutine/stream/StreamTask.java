@@ -1,0 +1,45 @@
+package dev.moroutine.stream;
+
+import dev.moroutine.Task;
+import java.util.concurrent.Flow;
+
+/**
+ * One call of a streaming moroutine. Like every {@link Task} it is a description: each run starts
+ * the producer afresh. Running it ({@link #join()}, {@code pool.run(task)}) does not wait for the
+ * producer: it returns at once the {@link LiveStream} that receives the items. The producer holds
+ * its worker until its stream ends or the consumer closes it.
+ *
+ * <p>Passed as an argument to a parameter of type {@code Stream<T>} or {@code Iterable<T>} of
+ * another moroutine, it runs on its own worker and is piped, with backpressure, to the worker that
+ * runs the consumer; each such use is a new run (use a {@link Channel} to share one run among
+ * several consumers).
+ *
+ * <p>It is deliberately not itself an {@code Iterable}: a stream task passed to a moroutine's
+ * {@code Iterable<T>} parameter is then unambiguously a task-arg. Iterate over
+ * {@code task.join()}, a {@link LiveStream}, which is both {@code Iterable} and {@code Stream}.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param <T> the item type
+ */
+public interface StreamTask<T> extends Task<LiveStream<T>> {
+
+    /**
+     * The items as a reactive-streams publisher (for Reactor, RxJava, Mutiny through their
+     * {@code Flow} adapters). Each subscription starts a new run and is served on its own virtual
+     * thread, honouring {@code request(n)}; cancelling the subscription stops the producer.
+     *
+     * @return a cold publisher of this task's items
+     */
+    Flow.Publisher<T> publisher();
+
+    /**
+     * This task with another high-water mark: the producer blocks while that many items are in
+     * flight. Overrides the pool's setting ({@link dev.moroutine.PoolOptions#withHighWaterMark}).
+     *
+     * @param highWaterMark items in flight before the producer blocks, at least 1
+     * @return a copy with the setting
+     * @throws IllegalArgumentException if {@code highWaterMark} is less than 1
+     */
+    StreamTask<T> withHighWaterMark(int highWaterMark);
+}
