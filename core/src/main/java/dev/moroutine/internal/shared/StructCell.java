@@ -52,7 +52,9 @@ public final class StructCell<R extends Record> extends AbstractCell implements 
         Objects.requireNonNull(value, "value");
         Object[] values = components(value);
         for (int i = 0; i < values.length; i++) {
-            cells[i].storeValue(values[i]);
+            if (values[i] != null) {
+                cells[i].storeValue(values[i]);
+            }
         }
     }
 
@@ -64,6 +66,9 @@ public final class StructCell<R extends Record> extends AbstractCell implements 
             values[i] = struct.component(record, i);
             String where = struct.type().getSimpleName() + "." + struct.names().get(i);
             if (values[i] == null) {
+                if (cells[i] instanceof MutexCell || cells[i] instanceof RwLockCell) {
+                    continue; // a lock is never copied, so there is nothing to check
+                }
                 throw new NullPointerException(where + " is null; a shared struct holds no nulls");
             }
             try {
