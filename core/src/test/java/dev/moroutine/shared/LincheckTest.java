@@ -23,7 +23,7 @@ class LincheckTest {
     private static StressOptions options() {
         return new StressOptions()
                 .iterations(SharedStress.scaled(15))
-                .invocationsPerIteration(SharedStress.scaled(500))
+                .invocationsPerIteration(500)
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(1)
