@@ -42,7 +42,7 @@ public final class Mo0<R> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public Task<R> call() {
-        return definition.call();
+        return definition.call(Definition.NO_ARGS);
     }
 
     @Override

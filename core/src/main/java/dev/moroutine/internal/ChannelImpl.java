@@ -38,6 +38,7 @@ public final class ChannelImpl<T> implements Channel<T> {
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean ended;
     private int cursor; // distributor thread only
+    private final SpinBudget distributorSpin = new SpinBudget(50_000);
 
     /**
      * Makes a channel over local items; nothing runs until a consumer attaches.
@@ -128,7 +129,9 @@ public final class ChannelImpl<T> implements Channel<T> {
      * cap. Null once every consumer that attached has closed.
      */
     private Pipe<T> readyConsumer() {
+        long budget = distributorSpin.next();
         long start = System.nanoTime();
+        boolean parked = false;
         for (int spins = 1; ; spins++) {
             List<Pipe<T>> all = consumers;
             int size = all.size();
@@ -142,13 +145,17 @@ public final class ChannelImpl<T> implements Channel<T> {
                 open = true;
                 if (candidate.hasRoom()) {
                     cursor = index + 1;
+                    if (spins > 1) {
+                        distributorSpin.spun(!parked);
+                    }
                     return candidate;
                 }
             }
             if (!open && size > 0) {
                 return null;
             }
-            if (!Waiting.pause(start, spins, 50_000)) {
+            if (!Waiting.pause(start, spins, budget)) {
+                parked = true;
                 distributorWait.park(this::anyReady);
             }
         }

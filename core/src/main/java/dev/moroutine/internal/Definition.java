@@ -62,6 +62,9 @@ public final class Definition {
         this.invoker = invoker;
     }
 
+    /** The arguments of every call of a moroutine of no parameters: shared, never written. */
+    public static final Object[] NO_ARGS = {};
+
     private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
     /**

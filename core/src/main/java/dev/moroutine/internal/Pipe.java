@@ -39,7 +39,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     private static final int OPEN = 0;
     private static final int DONE = 1;
     private static final int CANCELLED = 2;
-    private static final long SPIN_NANOS = 50_000;
+    private static final int SPIN_NANOS = 50_000;
 
     private static final VarHandle STATE;
     private static final VarHandle CONSUMED;
@@ -103,6 +103,8 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     private volatile int consumerParked;
     private volatile Thread consumer;
     private volatile Runnable onCancel;
+    private final SpinBudget producerSpin = new SpinBudget(SPIN_NANOS);
+    private final SpinBudget consumerSpin = new SpinBudget(SPIN_NANOS);
 
     Pipe(int highWaterMark, ProducerWait producerWait, String description) {
         this.highWaterMark = highWaterMark;
@@ -178,7 +180,9 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     }
 
     private void awaitRoom() {
+        long budget = producerSpin.next();
         long start = System.nanoTime();
+        boolean parked = false;
         for (int spins = 1; ; spins++) {
             if (state == CANCELLED) {
                 throw new CancellationException("the consumer of " + description + " closed it");
@@ -187,9 +191,11 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                 throw new CancellationException(description + " was stopped: its producer was interrupted");
             }
             if (hasRoom()) {
+                producerSpin.spun(!parked);
                 return;
             }
-            if (!Waiting.pause(start, spins, SPIN_NANOS)) {
+            if (!Waiting.pause(start, spins, budget)) {
+                parked = true;
                 producerWait.park(() -> hasRoom() || state == CANCELLED);
             }
         }
@@ -233,19 +239,23 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     }
 
     private Object awaitItem() {
+        long budget = consumerSpin.next();
         long start = System.nanoTime();
         boolean interrupted = false;
+        boolean parked = false;
         try {
             for (int spins = 1; ; spins++) {
                 Object item = queue.poll();
                 if (item != null) {
+                    consumerSpin.spun(!parked);
                     return item;
                 }
                 if (state != OPEN) {
                     item = queue.poll(); // items emitted before the producer finished come first
                     return item != null ? item : end();
                 }
-                if (!Waiting.pause(start, spins, SPIN_NANOS)) {
+                if (!Waiting.pause(start, spins, budget)) {
+                    parked = true;
                     consumer = Thread.currentThread();
                     consumerParked = 1;
                     VarHandle.fullFence();

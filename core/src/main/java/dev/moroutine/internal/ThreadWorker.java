@@ -16,7 +16,7 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * <h2>Hand-off</h2>
  * Producers offer to a lock-free multi-producer single-consumer queue (JCTools, the
  * {@code atomic} flavour, which needs no {@code sun.misc.Unsafe}). An idle thread spins on the
- * queue for {@link #SPIN_NANOS} (see {@link Waiting#pause}), then parks: it sets {@code parked},
+ * queue for up to {@link #SPIN_NANOS} (adapted by a {@link SpinBudget}), then parks: it sets {@code parked},
  * checks the queue once more and parks. A producer that finds {@code parked} set after its offer
  * clears it and unparks the thread. Both sides write, then read, volatile state (offer/parked
  * against parked/poll), so either the thread sees the new element or the producer sees that it
@@ -43,7 +43,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 public final class ThreadWorker implements Worker {
 
     /** Long enough to catch a back-to-back stream of tasks, short enough that idle costs nothing. */
-    private static final long SPIN_NANOS = 50_000;
+    private static final int SPIN_NANOS = 50_000;
+    /** How long a caller of this worker spins for an answer before parking. */
+    private static final int CALLER_SPIN_NANOS = 20_000;
     private static final int QUEUE_CHUNK = 256;
 
     private static final int OPEN = 0;
@@ -71,6 +73,8 @@ public final class ThreadWorker implements Worker {
     private final WorkerPool pool;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Runnable markTaken = this::markTaken;
+    private final SpinBudget idleSpin = new SpinBudget(SPIN_NANOS);
+    private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
@@ -168,6 +172,11 @@ public final class ThreadWorker implements Worker {
         return stopped.await(timeout, unit);
     }
 
+    /** The adaptive spin of callers waiting for this worker's answers. */
+    SpinBudget callerSpin() {
+        return callerSpin;
+    }
+
     boolean isOwnThread(Thread candidate) {
         return candidate == thread;
     }
@@ -241,13 +250,15 @@ public final class ThreadWorker implements Worker {
     }
 
     private Execution<?> idle() {
+        long budget = idleSpin.next();
         long start = System.nanoTime();
         Execution<?> execution;
         for (int spins = 1; (execution = queue.poll()) == null; spins++) {
-            if (lifecycle != OPEN || !Waiting.pause(start, spins, SPIN_NANOS)) {
+            if (lifecycle != OPEN || !Waiting.pause(start, spins, budget)) {
                 break;
             }
         }
+        idleSpin.spun(execution != null);
         if (execution != null || lifecycle != OPEN) {
             return execution;
         }

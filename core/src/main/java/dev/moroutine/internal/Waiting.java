@@ -3,19 +3,17 @@ package dev.moroutine.internal;
 import dev.moroutine.TaskFailedException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Future;
 
-/** How callers and idle workers wait: spin briefly (on platform threads only), then park. */
+/** How callers and idle threads wait: spin briefly (platform threads only, see {@link SpinBudget}), then park. */
 final class Waiting {
-
-    /**
-     * A worker that is spinning answers a task in well under a microsecond, while parking and
-     * being woken costs tens of microseconds; spinning this long first catches the quick answers.
-     * Virtual threads never spin: they would hold their carrier from other virtual threads.
-     */
-    private static final long SPIN_NANOS = 20_000;
 
     private Waiting() {}
 
+    /**
+     * Waits for an execution's result, translating its failure into exceptions whose own stack is
+     * the caller's.
+     */
     static <R> R await(Execution<R> execution) {
         Thread caller = Thread.currentThread();
         if (!execution.isDone() && execution.worker().thread() == caller) {
@@ -23,9 +21,6 @@ final class Waiting {
             throw new IllegalStateException(caller.getName() + " waited for " + execution.call()
                     + ", which is queued behind the task it is running, on the same worker: it would wait for itself."
                     + " Use future() without blocking, or run the inner task on another worker or pool");
-        }
-        if (!execution.isDone() && !caller.isVirtual()) {
-            spin(execution);
         }
         try {
             return execution.join();
@@ -41,11 +36,23 @@ final class Waiting {
         }
     }
 
-    private static void spin(Execution<?> execution) {
-        long start = System.nanoTime();
-        for (int spins = 1; !execution.isDone() && pause(start, spins, SPIN_NANOS); spins++) {
-            // wait
+    /**
+     * Spins until {@code future} is done or the budget runs out; virtual threads never spin (they
+     * would hold their carrier from other virtual threads).
+     */
+    static void spinUntilDone(Future<?> future, SpinBudget budget) {
+        if (future.isDone() || Thread.currentThread().isVirtual()) {
+            return;
         }
+        long limit = budget.next();
+        long start = System.nanoTime();
+        for (int spins = 1; pause(start, spins, limit); spins++) {
+            if (future.isDone()) {
+                budget.spun(true);
+                return;
+            }
+        }
+        budget.spun(false);
     }
 
     /**

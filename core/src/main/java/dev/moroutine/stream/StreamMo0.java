@@ -88,7 +88,7 @@ public final class StreamMo0<T> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public StreamTask<T> call() {
-        return definition.streamCall();
+        return definition.streamCall(Definition.NO_ARGS);
     }
 
     @Override

@@ -1,0 +1,37 @@
+package dev.moroutine.internal;
+
+/**
+ * How long one kind of wait spins before it parks, adapted to how spinning has been paying off.
+ *
+ * <p>Spinning wins when the thread being waited for runs on another core and answers within
+ * microseconds; it loses badly when there are more runnable threads than cores, because the
+ * spinner then holds the very core the other thread needs (a round trip that takes 0.3 µs on two
+ * free cores takes the whole spin budget on one). So the budget halves each time a spin ends in a
+ * park, doubles each time one succeeds, and every 64th wait spins the full budget to find out
+ * whether spinning pays again. With one processor it never spins.
+ *
+ * <p>Fields are plain: concurrent waiters may race on them, which only blurs the adaptation.
+ */
+final class SpinBudget {
+
+    private static final boolean ONE_CPU = Runtime.getRuntime().availableProcessors() == 1;
+
+    private final int max;
+    private int nanos;
+    private int waits;
+
+    SpinBudget(int maxNanos) {
+        this.max = ONE_CPU ? 0 : maxNanos;
+        this.nanos = this.max;
+    }
+
+    /** The budget for the next wait. */
+    long next() {
+        return (++waits & 63) == 0 ? max : nanos;
+    }
+
+    /** Records how the wait that used {@link #next()} ended. */
+    void spun(boolean succeeded) {
+        nanos = succeeded ? Math.min(max, Math.max(2 * nanos, max / 16)) : nanos / 2;
+    }
+}
