@@ -4,6 +4,7 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.testing.Stress;
 import dev.moroutine.Mo2;
 import dev.moroutine.Runner;
 import dev.moroutine.Task;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 class AtomicsTest {
 
     private static final int WORKERS = 4;
-    private static final int ADDS = SharedStress.scaled(1_000_000);
+    private static final int ADDS = Stress.scaled(1_000_000);
 
     static final Mo2<Int32Atomic, Integer, Integer> add32 = mo((counter, n) -> {
         for (int i = 0; i < n; i++) {

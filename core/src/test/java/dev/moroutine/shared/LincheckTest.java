@@ -2,6 +2,7 @@ package dev.moroutine.shared;
 
 import static dev.moroutine.shared.Shared.*;
 
+import dev.moroutine.testing.Stress;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class LincheckTest {
 
     private static StressOptions options() {
         return new StressOptions()
-                .iterations(SharedStress.scaled(15))
+                .iterations(Stress.scaled(15))
                 .invocationsPerIteration(500)
                 .threads(3)
                 .actorsPerThread(3)

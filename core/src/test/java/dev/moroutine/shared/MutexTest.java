@@ -4,6 +4,7 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.testing.Stress;
 import dev.moroutine.Mo3;
 import dev.moroutine.Runner;
 import dev.moroutine.Task;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 class MutexTest {
 
     private static final int WORKERS = 4;
-    private static final int UPDATES = SharedStress.scaled(100_000);
+    private static final int UPDATES = Stress.scaled(100_000);
 
     record Position(long x, long y) {}
 

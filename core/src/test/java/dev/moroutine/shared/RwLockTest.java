@@ -3,6 +3,7 @@ package dev.moroutine.shared;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.testing.Stress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,7 @@ class RwLockTest {
     void readersNeverObserveAHalfWrittenStruct() throws Exception {
         RwLock rw = rwLock();
         Struct<Wide> data = shared(Wide.class);
-        int writes = SharedStress.scaled(20_000);
+        int writes = Stress.scaled(20_000);
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong reads = new AtomicLong();
         try (ExecutorService threads = Executors.newFixedThreadPool(4)) {

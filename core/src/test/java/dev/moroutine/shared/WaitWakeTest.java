@@ -3,6 +3,7 @@ package dev.moroutine.shared;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.testing.Stress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -173,7 +174,7 @@ class WaitWakeTest {
      */
     @Test
     void aWakeRacingTheParkIsNeverLost() throws Exception {
-        int rounds = SharedStress.scaled(20_000);
+        int rounds = Stress.scaled(20_000);
         Int32Atomic[] words = new Int32Atomic[rounds];
         for (int i = 0; i < rounds; i++) {
             words[i] = shared(tuple(int32Atomic)).element(0, Int32Atomic.class); // packed, not a line each
@@ -213,7 +214,7 @@ class WaitWakeTest {
 
     @Test
     void anAsyncWakeRacingTheRegistrationIsNeverLost() throws Exception {
-        int rounds = SharedStress.scaled(5_000);
+        int rounds = Stress.scaled(5_000);
         try (ExecutorService waker = Executors.newSingleThreadExecutor()) {
             for (int i = 0; i < rounds; i++) {
                 Int32Atomic a = int32Atomic();
