@@ -1,6 +1,7 @@
 package dev.moroutine.bench;
 
 import dev.moroutine.Moroutine;
+import dev.moroutine.bench.ResultsTable.Row;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -17,40 +18,53 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.BenchmarkList;
+import org.openjdk.jmh.runner.BenchmarkListEntry;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormat;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * Runs the dispatch benchmarks with JMH, then writes {@code RESULTS.md}: per shape, each system's
- * score with its spread, and moroutine's ratio to the best JDK executor. The same tables go to
- * standard output; JMH's own results, all rounds together, go to {@code jmh-result.json}.
+ * The whole comparison, one command: Piscina on Node.js (through {@code node/piscina-bench.mjs}),
+ * then every JMH benchmark, then the report: {@code RESULTS.md} (a summary line per shape, the
+ * issues' targets, and a table per shape) and {@code chart.png}. The terminal shows progress (which
+ * shape, which system, how far, the time left) and, at the end, the summary and the targets.
  *
  * <p>Run from the repository root (the {@code bench} profile calls this class at {@code package},
  * on the JDK 25 toolchain):
  * <pre>
- * mvn -q -Pbench -DskipTests package                            # quick: 3 to 4 minutes
- * mvn -q -Pbench -DskipTests package -Dbench.mode=full          # about 20 minutes
- * mvn -q -Pbench -DskipTests package -Dbench.include=PingPong   # a regular expression over benchmark names
+ * mvn -q -Pbench -DskipTests package                            # quick: about 4 minutes on 2 cores
+ * mvn -q -Pbench -DskipTests package -Dbench.mode=full          # about 35 minutes
+ * mvn -q -Pbench -DskipTests package -Dbench.include=FanOut     # a regular expression over benchmark names
  * </pre>
  *
  * <h2>Rounds</h2>
- * The benchmarks run in rounds: each round runs every benchmark and system once, in a fresh JVM
- * (one JMH fork). A burst of load from elsewhere on the machine then lands on some iterations of
- * every system instead of on all iterations of one, and the rounds together show the run-to-run
- * spread that a single fork hides. The tables pool the iterations of all rounds.
+ * The benchmarks run in rounds (full mode: 3): each round runs every benchmark and system once, in
+ * a fresh JVM (one JMH fork). A burst of load from elsewhere on the machine then lands on some
+ * iterations of every system instead of on all iterations of one, and the rounds together show the
+ * run-to-run spread that a single fork hides. The tables pool the iterations of all rounds.
  *
- * <p>Arguments: {@code --mode=quick|full}, {@code --include=<regex>}, {@code --results=<directory>}.
+ * <p>Arguments: {@code --mode=quick|full}, {@code --include=<regex>} (Piscina runs when the regex
+ * matches {@code dev.moroutine.bench.Piscina}), {@code --results=<directory>}, {@code --node=<the
+ * harness's directory>}.
  */
 public final class BenchMain {
+
+    /** What the include regex must match for the Node.js side to run. */
+    static final String PISCINA_NAME = "dev.moroutine.bench.Piscina";
 
     /**
      * How long to measure.
@@ -65,32 +79,42 @@ public final class BenchMain {
 
         static Mode named(String name) {
             return switch (name) {
-                case "quick" -> new Mode(2, 2, TimeValue.milliseconds(500), 5, TimeValue.milliseconds(500));
-                case "full" -> new Mode(3, 5, TimeValue.seconds(1), 10, TimeValue.seconds(1));
+                case "quick" -> new Mode(1, 2, TimeValue.milliseconds(250), 4, TimeValue.milliseconds(250));
+                case "full" -> new Mode(3, 3, TimeValue.seconds(1), 5, TimeValue.seconds(1));
                 default -> throw new IllegalArgumentException("unknown mode \"" + name + "\"; use quick or full");
             };
         }
 
+        /** A guess of one fork's duration: its iterations and a JVM start. */
+        Duration perBenchmark() {
+            long millis = warmups * warmupTime.convertTo(TimeUnit.MILLISECONDS)
+                    + iterations * iterationTime.convertTo(TimeUnit.MILLISECONDS) + 1_000;
+            return Duration.ofMillis(millis);
+        }
+
         @Override
         public String toString() {
-            return rounds + " rounds of 1 fork per benchmark, each fork " + warmups + " × " + warmupTime + " warmup and "
-                    + iterations + " × " + iterationTime + " measurement";
+            return rounds + (rounds == 1 ? " round" : " rounds") + " of 1 fork per benchmark, each fork " + warmups
+                    + " × " + warmupTime + " warmup and " + iterations + " × " + iterationTime + " measurement";
         }
     }
 
     private BenchMain() {}
 
     /**
-     * Runs the benchmarks and writes the results.
+     * Runs the comparison and writes the results.
      *
-     * @param args {@code --mode=}, {@code --include=}, {@code --results=}
+     * @param args {@code --mode=}, {@code --include=}, {@code --results=}, {@code --node=}
      * @throws RunnerException if JMH fails, or a benchmark throws
      * @throws IOException if the results cannot be written
+     * @throws InterruptedException if interrupted while Node runs
      */
-    public static void main(String[] args) throws RunnerException, IOException {
+    public static void main(String[] args) throws RunnerException, IOException, InterruptedException {
+        System.setProperty("java.awt.headless", "true");
         String modeName = "quick";
         String include = "dev.moroutine.bench.";
         Path resultsDir = Path.of("results");
+        Path nodeDir = Path.of("node");
         for (String arg : args) {
             if (arg.startsWith("--mode=")) {
                 modeName = arg.substring("--mode=".length());
@@ -98,15 +122,90 @@ public final class BenchMain {
                 include = arg.substring("--include=".length());
             } else if (arg.startsWith("--results=")) {
                 resultsDir = Path.of(arg.substring("--results=".length()));
+            } else if (arg.startsWith("--node=")) {
+                nodeDir = Path.of(arg.substring("--node=".length()));
             } else {
-                throw new IllegalArgumentException("unknown argument \"" + arg + "\"; expected --mode=, --include= or --results=");
+                throw new IllegalArgumentException("unknown argument \"" + arg
+                        + "\"; expected --mode=, --include=, --results= or --node=");
             }
         }
         Mode mode = Mode.named(modeName);
         Files.createDirectories(resultsDir);
         Path json = resultsDir.resolve("jmh-result.json");
+        Path log = resultsDir.resolve("jmh-log.txt");
         Path markdown = resultsDir.resolve("RESULTS.md");
+        Path chart = resultsDir.resolve("chart.png");
+        boolean everything = "dev.moroutine.bench.".equals(include);
 
+        int jmhRuns = countRuns(include) * mode.rounds();
+        boolean piscina = Pattern.compile(include).matcher(PISCINA_NAME).find();
+        if (jmhRuns == 0 && !piscina) {
+            throw new IllegalArgumentException("nothing matches --include=" + include);
+        }
+        System.out.printf(Locale.ROOT, "moroutine benchmarks, %s mode: %s%s; JMH: %d runs (%s), about %d min%n",
+                modeName, piscina ? "Piscina on Node.js, then " : "", "JMH", jmhRuns, mode,
+                Math.round((jmhRuns * mode.perBenchmark().toSeconds() + (piscina ? 35 : 0)) / 60.0));
+
+        double loadBefore = load();
+        Instant start = Instant.now();
+        PiscinaResults node = piscina ? runPiscina(nodeDir, modeName, resultsDir.resolve("piscina-result.properties")) : null;
+
+        List<RunResult> results = List.of();
+        if (jmhRuns > 0) {
+            results = runJmh(include, mode, jmhRuns, log);
+            try (PrintStream out = new PrintStream(Files.newOutputStream(json), false, StandardCharsets.UTF_8)) {
+                ResultFormatFactory.getInstance(ResultFormatType.JSON, out).writeOut(results);
+            }
+        }
+        Duration took = Duration.between(start, Instant.now());
+        double loadAfter = load();
+
+        List<Row> rows = new ArrayList<>(ResultsTable.rows(results));
+        if (node != null) {
+            rows.addAll(node.rows());
+        }
+        if (everything || Pattern.compile(include).matcher("dev.moroutine.bench.StreamBenchmark").find()
+                || Pattern.compile(include).matcher("dev.moroutine.bench.FanOutBenchmark").find()) {
+            rows.addAll(ResultsTable.seedRows().stream()
+                    .filter(seed -> rows.stream().anyMatch(r -> r.shape().equals(seed.shape())))
+                    .toList());
+        }
+        String title = "moroutine beside its peers — " + modeName + " mode, " + start.truncatedTo(ChronoUnit.MINUTES)
+                + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
+        Chart.write(rows, title, chart);
+        String summary = ResultsTable.summary(rows);
+        String targets = Targets.render(Targets.evaluate(rows, took, everything && "quick".equals(modeName)));
+        String report = header(modeName, mode, include, results, node, start, took, loadBefore, loadAfter)
+                + "## Summary\n\n" + summary + "\n"
+                + "## Targets (measured, not asserted)\n\n" + targets + "\n"
+                + "## Every shape\n\n" + ResultsTable.render(rows);
+        Files.writeString(markdown, report);
+        System.out.println();
+        System.out.println(summary);
+        System.out.println(targets);
+        System.out.println("Written: " + markdown + " (every table), " + chart + ", " + json + " and " + log
+                + " (JMH's own output); took " + took.toMinutes() + " min " + took.toSecondsPart() + " s");
+    }
+
+    /** How many JMH runs (benchmark × parameter combination) the include regex selects, in one round. */
+    private static int countRuns(String include) {
+        OutputFormat quiet = OutputFormatFactory.createFormatInstance(
+                new PrintStream(PrintStream.nullOutputStream()), VerboseMode.SILENT);
+        int runs = 0;
+        for (BenchmarkListEntry entry : BenchmarkList.defaultList().find(quiet, List.of(include), List.of())) {
+            int combinations = 1;
+            if (entry.getParams().hasValue()) {
+                for (String[] values : entry.getParams().get().values()) {
+                    combinations *= values.length;
+                }
+            }
+            runs += combinations;
+        }
+        return runs;
+    }
+
+    private static List<RunResult> runJmh(String include, Mode mode, int total, Path log)
+            throws RunnerException, IOException {
         Options options = new OptionsBuilder()
                 .include(include)
                 .forks(1)
@@ -114,40 +213,55 @@ public final class BenchMain {
                 .warmupTime(mode.warmupTime())
                 .measurementIterations(mode.iterations())
                 .measurementTime(mode.iterationTime())
+                .timeout(TimeValue.seconds(60))
                 // Set, not inherited from this JVM: a fixed heap, so that heap resizing does not show
                 // up as noise, and no warning that JMH reads field offsets through sun.misc.Unsafe.
                 .jvmArgs("-Xms1g", "-Xmx1g", "--sun-misc-unsafe-memory-access=allow")
                 .addProfiler(OtherCpuProfiler.class)
-                // Bytes allocated per task, by all threads: a cost of dispatch that the time hides.
+                .addProfiler(SideResults.class)
+                // Bytes allocated per operation, by all threads: a cost that the time hides.
                 .addProfiler(GCProfiler.class)
                 .shouldFailOnError(true)
                 .build();
-
-        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        Instant start = Instant.now();
         Map<String, List<RunResult>> byBenchmark = new LinkedHashMap<>();
-        for (int round = 1; round <= mode.rounds(); round++) {
-            System.out.printf("%n######## Round %d of %d ########%n%n", round, mode.rounds());
-            for (RunResult result : new Runner(options).run()) {
-                byBenchmark.computeIfAbsent(key(result.getParams()), k -> new ArrayList<>()).add(result);
-            }
-            if (byBenchmark.isEmpty()) {
-                throw new IllegalStateException("no benchmark matched --include=" + include);
+        try (PrintStream logStream = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
+            Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
+                    System.out, total, mode.perBenchmark());
+            for (int round = 1; round <= mode.rounds(); round++) {
+                progress.round(round, mode.rounds());
+                for (RunResult result : new Runner(options, progress).run()) {
+                    byBenchmark.computeIfAbsent(key(result.getParams()), k -> new ArrayList<>()).add(result);
+                }
             }
         }
-        Duration took = Duration.between(start, Instant.now());
-        double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return byBenchmark.values().stream().map(BenchMain::merge).toList();
+    }
 
-        List<RunResult> results = byBenchmark.values().stream().map(BenchMain::merge).toList();
-        try (PrintStream out = new PrintStream(Files.newOutputStream(json), false, StandardCharsets.UTF_8)) {
-            ResultFormatFactory.getInstance(ResultFormatType.JSON, out).writeOut(results);
+    /**
+     * Runs the Node.js harness, which installs Piscina if it is missing; never fails the run.
+     *
+     * @return Piscina's rows, or rows that say why it did not run
+     */
+    private static PiscinaResults runPiscina(Path nodeDir, String mode, Path out) throws InterruptedException {
+        Path script = nodeDir.resolve("piscina-bench.mjs");
+        if (!Files.exists(script)) {
+            return PiscinaResults.notRun(script + " is missing");
         }
-        String report = header(modeName, mode, include, results, start, took, loadBefore, loadAfter)
-                + ResultsTable.render(ResultsTable.rows(results));
-        Files.writeString(markdown, report);
-        System.out.println();
-        System.out.println(report);
-        System.out.println("Written: " + markdown + " and " + json);
+        try {
+            Files.deleteIfExists(out);
+            Process node = new ProcessBuilder("node", script.toString(), "--mode=" + mode,
+                    "--out=" + out.toAbsolutePath()).inheritIO().start();
+            int status = node.waitFor();
+            if (status != 0) {
+                return PiscinaResults.notRun("the Node.js harness exited with status " + status);
+            }
+            if (!Files.exists(out)) {
+                return PiscinaResults.notRun("the Node.js harness wrote no results");
+            }
+            return PiscinaResults.read(out);
+        } catch (IOException e) {
+            return PiscinaResults.notRun("Node.js could not be started (" + e.getMessage() + ")");
+        }
     }
 
     /** The benchmark and its parameter values: what the rounds have in common. */
@@ -169,36 +283,38 @@ public final class BenchMain {
     }
 
     private static String header(String modeName, Mode mode, String include, Collection<RunResult> results,
-            Instant start, Duration took, double loadBefore, double loadAfter) {
-        BenchmarkParams params = results.iterator().next().getParams();
+            PiscinaResults node, Instant start, Duration took, double loadBefore, double loadAfter) {
         int cpus = Runtime.getRuntime().availableProcessors();
         String command = "mvn -q -Pbench -DskipTests package"
                 + ("quick".equals(modeName) ? "" : " -Dbench.mode=" + modeName)
                 + ("dev.moroutine.bench.".equals(include) ? "" : " -Dbench.include=" + include);
-        List<String> lines = List.of(
-                "# Dispatch benchmarks: moroutine beside the JDK's executors",
+        List<String> lines = new ArrayList<>(List.of(
+                "# moroutine beside its peers",
                 "",
                 "- Command (from the repository root): `" + command + "`",
                 "- Run: " + start.truncatedTo(ChronoUnit.SECONDS) + ", took " + took.toMinutes() + " min "
                         + took.toSecondsPart() + " s",
-                "- Code: working tree at commit " + git("rev-parse", "--short", "HEAD")
+                "- Code: commit " + git("rev-parse", "--short", "HEAD")
                         + (git("status", "--porcelain", "--", "../core").isEmpty() ? "" : ", with uncommitted changes in core/")
                         + "; moroutine-core loaded from " + coreJar(),
-                "- JMH " + params.getJmhVersion() + ", mode " + modeName + ": " + mode + "; JVM options "
-                        + String.join(" ", params.getJvmArgs()),
-                "- JVM: " + params.getVmName() + " " + params.getVmVersion() + " (JDK " + params.getJdkVersion() + ")",
                 "- Machine: " + cpus + " CPUs, " + System.getProperty("os.name") + " " + System.getProperty("os.arch")
-                        + "; load average (1 min) " + load(loadBefore) + " at the start, " + load(loadAfter) + " at the end",
-                "- The task is a noop (`() -> 1`), so the scores are the cost of dispatch, hand-off and wait.",
-                "- ± is half of JMH's 99.9% confidence interval over all measurement iterations of all rounds; "
-                        + "\"per iteration\" is the lowest and highest iteration (their medians, for latency).",
-                "- \"B/task\" is the bytes allocated per task by all threads (JMH's gc profiler).",
-                "- \"other CPU\" is the CPU that other processes used during the measurement, in cores (of " + cpus
-                        + "), plus the CPU time the hypervisor stole when there was any; above ~0.2 the row is disturbed.",
-                "- VirtualThreads starts a virtual thread per task on the JDK's default scheduler (one carrier per CPU),"
-                        + " whatever the worker count of the shape.",
-                "",
-                "");
+                        + "; load average (1 min) " + load(loadBefore) + " at the start, " + load(loadAfter)
+                        + " at the end (other engineers' builds share this machine)"));
+        if (!results.isEmpty()) {
+            BenchmarkParams params = results.iterator().next().getParams();
+            lines.add("- JMH " + params.getJmhVersion() + ", mode " + modeName + ": " + mode + "; JVM "
+                    + params.getVmName() + " " + params.getVmVersion() + ", options " + String.join(" ", params.getJvmArgs()));
+        }
+        lines.add("- " + (node == null ? "Piscina: not selected by --include" : node.summary()));
+        lines.add("- The seed's figures are its own published ones, " + ResultsTable.SEED_NOTE
+                + ": a reference, never compared.");
+        lines.add("- Medians: of the iterations (of all samples, for latency); the spread is the lowest and the"
+                + " highest iteration. \"other CPU\": the cores that other processes used (or the hypervisor stole)"
+                + " during the measurement; above ~0.2 the row is disturbed. \"B/op\": bytes allocated per operation"
+                + " by all threads.");
+        lines.add("- The chart: `chart.png` beside this file.");
+        lines.add("");
+        lines.add("");
         return String.join("\n", lines);
     }
 
@@ -233,6 +349,10 @@ public final class BenchMain {
             Thread.currentThread().interrupt();
             return "unknown";
         }
+    }
+
+    private static double load() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     private static String load(double load) {

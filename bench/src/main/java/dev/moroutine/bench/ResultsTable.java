@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
@@ -16,133 +18,512 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.util.Statistics;
 
 /**
- * Turns JMH's results into the Markdown tables of {@code RESULTS.md}: one table per benchmark shape,
- * one row per system, and for each moroutine row its ratio to the best JDK executor of that table.
+ * Turns results into the Markdown of {@code RESULTS.md}: a summary (one line per shape: moroutine,
+ * its best peer, the ratio, Piscina and the seed's published figure), and one table per shape with
+ * every system's median, its spread and its noise.
  *
- * <p>{@link #rows} reads JMH's {@link RunResult}s; {@link #render} formats plain {@link Row}s, so the
- * formatting is testable without running JMH.
+ * <p>{@link #rows} reads JMH's {@link RunResult}s; everything else works on plain {@link Row}s (also
+ * made by {@link PiscinaResults} and {@link #seedRows}), so the formatting is testable without
+ * running JMH.
  */
 public final class ResultsTable {
 
-    /** The order of systems within a table: moroutine first, then the JDK's. */
-    static final List<String> SYSTEM_ORDER = List.of(
-            Dispatcher.MOROUTINE,
-            Dispatcher.MOROUTINE_DEDICATED,
-            Dispatcher.THREAD_POOL_EXECUTOR,
-            Dispatcher.FORK_JOIN_POOL,
-            Dispatcher.COMPLETABLE_FUTURE,
-            Dispatcher.VIRTUAL_THREADS);
+    /** How a shape is scored. */
+    public enum Kind {
+        /** µs per operation, sampled one by one: the median of all samples; lower is better. */
+        LATENCY,
+        /** Millions of operations per second: the median of the iterations; higher is better. */
+        THROUGHPUT,
+        /** Milliseconds per operation, compared through the speed-up over a sequential baseline; higher is better. */
+        TIME,
+        /** Nanoseconds per operation: the median of the iterations; lower is better. */
+        NANOS;
+
+        /** Whether a higher compared value is better. */
+        boolean higherIsBetter() {
+            return this == THROUGHPUT || this == TIME;
+        }
+    }
+
+    /** What a row is, for the comparison. */
+    public enum Role {
+        /** moroutine: compared with the best peer. */
+        MOROUTINE,
+        /** A peer measured on this machine: a candidate for the best peer. */
+        PEER,
+        /** What the others are measured against (the sequential run of the CPU-bound shape). */
+        BASELINE,
+        /** A figure measured elsewhere (the seed's); shown, never compared. */
+        REFERENCE
+    }
 
     /**
      * One benchmark shape: a table.
      *
      * @param order where the table goes, smallest first
+     * @param key a stable name, used by the Node results and the targets
      * @param title the table's heading
-     * @param latency {@code true} when the score is a time per operation (lower is better), {@code false}
-     *     for tasks per second (higher is better)
+     * @param kind how it is scored
+     * @param unit the unit of its values
      */
-    public record Shape(int order, String title, boolean latency) {}
+    public record Shape(int order, String key, String title, Kind kind, String unit) {}
 
     /**
-     * One system's result in one shape. Latency rows are in µs, throughput rows in tasks per second.
+     * One system's result in one shape, in the shape's unit.
      *
      * @param shape the table it belongs to
-     * @param system the {@code system} parameter
-     * @param score JMH's score: the mean (latency) or tasks per second (throughput)
-     * @param error the half-width of JMH's 99.9% confidence interval of the score, or NaN
-     * @param low the lowest iteration's value (its median, for latency)
-     * @param high the highest iteration's value (its median, for latency)
-     * @param p50 the median over all samples, or NaN for throughput
-     * @param p90 the 90th percentile, or NaN
-     * @param p99 the 99th percentile, or NaN
-     * @param samples how many samples (latency) or measurement iterations (throughput)
-     * @param otherCpu CPU used by other processes or stolen by the hypervisor during the measurement, in
-     *     cores, or NaN if unknown
-     * @param bytesPerTask bytes allocated per task by all threads, or NaN if unknown
+     * @param system the name shown
+     * @param role moroutine, a peer, a baseline or a reference
+     * @param median the headline: the median of the iterations, or of all samples for latency; NaN when not run
+     * @param low the lowest iteration (its median, for latency)
+     * @param high the highest iteration (its median, for latency)
+     * @param mean JMH's score (the mean), or NaN
+     * @param error the half-width of JMH's 99.9% confidence interval of the mean, or NaN
+     * @param p90 the 90th percentile (latency), or NaN
+     * @param p99 the 99th percentile (latency), or NaN
+     * @param samples samples (latency) or iterations (others)
+     * @param otherCpu cores used by other processes or stolen during the measurement, or NaN
+     * @param bytesPerOp bytes allocated per operation by all threads, or NaN
+     * @param minShare the lowest share of one consumer, in percent (fan-out), or NaN
+     * @param maxShare the highest share of one consumer, in percent (fan-out), or NaN
+     * @param speedUp the baseline's median over this row's (time shapes), or NaN
+     * @param speedUpLow the speed-up of the slowest iteration, or NaN
+     * @param speedUpHigh the speed-up of the fastest iteration, or NaN
+     * @param perIteration every iteration's value, for the chart
+     * @param note what to know about the row, or ""
      */
-    public record Row(Shape shape, String system, double score, double error, double low, double high,
-            double p50, double p90, double p99, long samples, double otherCpu, double bytesPerTask) {
+    public record Row(Shape shape, String system, Role role, double median, double low, double high, double mean,
+            double error, double p90, double p99, long samples, double otherCpu, double bytesPerOp, double minShare,
+            double maxShare, double speedUp, double speedUpLow, double speedUpHigh, List<Double> perIteration,
+            String note) {
 
-        /** The value the ratio compares: the median for latency, the score for throughput. */
-        double headline() {
-            return shape.latency() && !Double.isNaN(p50) ? p50 : score;
+        /**
+         * A row from per-iteration values: their median and range; everything else unknown.
+         *
+         * @param shape the table
+         * @param system the name shown
+         * @param role its role
+         * @param perIteration the values, at least one
+         * @return the row
+         */
+        public static Row of(Shape shape, String system, Role role, List<Double> perIteration) {
+            List<Double> values = List.copyOf(perIteration);
+            return new Row(shape, system, role, ResultsTable.median(values), ResultsTable.min(values), ResultsTable.max(values), Double.NaN, Double.NaN,
+                    Double.NaN, Double.NaN, values.size(), Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                    Double.NaN, Double.NaN, Double.NaN, values, "");
         }
 
-        boolean moroutine() {
-            return system.startsWith(Dispatcher.MOROUTINE);
+        /**
+         * A row for a system that did not run.
+         *
+         * @param shape the table
+         * @param system the name shown
+         * @param why the reason, shown as the note
+         * @return the row
+         */
+        public static Row notRun(Shape shape, String system, String why) {
+            return new Row(shape, system, Role.PEER, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                    Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                    Double.NaN, List.of(), "not run: " + why);
+        }
+
+        /**
+         * A figure measured elsewhere.
+         *
+         * @param shape the table
+         * @param system the name shown
+         * @param value the figure
+         * @param note where it comes from
+         * @return the row
+         */
+        public static Row reference(Shape shape, String system, double value, String note) {
+            return new Row(shape, system, Role.REFERENCE, value, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                    Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                    Double.NaN, List.of(value), note);
+        }
+
+        /**
+         * With latency percentiles.
+         *
+         * @param p50 the median of all samples, the new headline
+         * @param p90 the 90th percentile
+         * @param p99 the 99th percentile
+         * @param samples how many samples
+         * @return the copy
+         */
+        public Row withLatency(double p50, double p90, double p99, long samples) {
+            return new Row(shape, system, role, p50, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
+                    minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, note);
+        }
+
+        /**
+         * With JMH's mean, its error, and the noise figures.
+         *
+         * @param mean the mean
+         * @param error the half-width of the 99.9% confidence interval
+         * @param otherCpu cores others used
+         * @param bytesPerOp bytes allocated per operation
+         * @return the copy
+         */
+        public Row withJmh(double mean, double error, double otherCpu, double bytesPerOp) {
+            return new Row(shape, system, role, median, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
+                    minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, note);
+        }
+
+        /**
+         * With the fan-out's shares.
+         *
+         * @param min the lowest share of a consumer, percent
+         * @param max the highest, percent
+         * @return the copy
+         */
+        public Row withShares(double min, double max) {
+            return new Row(shape, system, role, median, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
+                    min, max, speedUp, speedUpLow, speedUpHigh, perIteration, note);
+        }
+
+        /**
+         * With the speed-up over a baseline's median time.
+         *
+         * @param baseline the baseline's median
+         * @return the copy
+         */
+        public Row withSpeedUp(double baseline) {
+            return new Row(shape, system, role, median, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
+                    minShare, maxShare, baseline / median, baseline / high, baseline / low, perIteration, note);
+        }
+
+        /**
+         * With a note.
+         *
+         * @param text the note
+         * @return the copy
+         */
+        public Row withNote(String text) {
+            return new Row(shape, system, role, median, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
+                    minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, text);
+        }
+
+        /** The value compared between systems: the speed-up for time shapes, else the median. */
+        double compared() {
+            return shape.kind() == Kind.TIME ? speedUp : median;
+        }
+
+        boolean ran() {
+            return !Double.isNaN(compared());
         }
     }
 
+    /** The order of the systems within a table; others follow in the order they came. */
+    static final List<String> SYSTEM_ORDER = List.of(
+            Dispatcher.MOROUTINE,
+            Dispatcher.MOROUTINE_DEDICATED,
+            CpuBoundBenchmark.SEQUENTIAL);
+
     private ResultsTable() {}
+
+    // ------------------------------------------------------------------------------------ reading JMH
 
     /**
      * Reads JMH's results.
      *
-     * @param results what {@code Runner.run()} returned
-     * @return one row per benchmark and parameter combination
+     * @param results what {@code Runner.run()} returned, rounds merged
+     * @return one row per benchmark and parameter combination, time shapes with their speed-ups
      */
     public static List<Row> rows(Collection<RunResult> results) {
         List<Row> rows = new ArrayList<>();
         for (RunResult run : results) {
             BenchmarkParams params = run.getParams();
-            Shape shape = shapeOf(params);
-            String system = params.getParam("system");
-            Result<?> primary = run.getPrimaryResult();
-            Statistics all = primary.getStatistics();
+            Placement placement = place(params);
+            Shape shape = placement.shape();
+            double scale = shape.kind() == Kind.THROUGHPUT ? 1e-6 : 1;
             List<Double> perIteration = new ArrayList<>();
             for (BenchmarkResult fork : run.getBenchmarkResults()) {
                 for (IterationResult iteration : fork.getIterationResults()) {
-                    Statistics it = iteration.getPrimaryResult().getStatistics();
-                    perIteration.add(shape.latency() ? it.getPercentile(50) : it.getMean());
+                    Result<?> primary = iteration.getPrimaryResult();
+                    double value = shape.kind() == Kind.LATENCY ? primary.getStatistics().getPercentile(50) : primary.getScore();
+                    perIteration.add(value * scale);
                 }
             }
-            Result<?> others = run.getSecondaryResults().get(OtherCpuProfiler.OTHERS);
-            Result<?> steal = run.getSecondaryResults().get(OtherCpuProfiler.STEAL);
-            Result<?> allocated = run.getSecondaryResults().get("gc.alloc.rate.norm");
-            double low = perIteration.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
-            double high = perIteration.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
-            boolean sampled = shape.latency();
-            rows.add(new Row(shape, system != null ? system : label(params),
-                    primary.getScore(), primary.getScoreError(), low, high,
-                    sampled ? all.getPercentile(50) : Double.NaN,
-                    sampled ? all.getPercentile(90) : Double.NaN,
-                    sampled ? all.getPercentile(99) : Double.NaN,
-                    sampled ? all.getN() : perIteration.size(),
-                    others == null ? Double.NaN : others.getScore() + (steal == null ? 0 : steal.getScore()),
-                    allocated == null ? Double.NaN : allocated.getScore()));
+            Result<?> primary = run.getPrimaryResult();
+            Row row = Row.of(shape, placement.system(), placement.role(), perIteration)
+                    .withJmh(primary.getScore() * scale, primary.getScoreError() * scale, otherCpu(run),
+                            secondary(run, "gc.alloc.rate.norm"));
+            if (shape.kind() == Kind.LATENCY) {
+                Statistics all = primary.getStatistics();
+                row = row.withLatency(all.getPercentile(50), all.getPercentile(90), all.getPercentile(99), all.getN());
+            }
+            double minShare = secondary(run, FanOutBenchmark.MIN_SHARE);
+            if (!Double.isNaN(minShare)) {
+                row = row.withShares(minShare, secondary(run, FanOutBenchmark.MAX_SHARE));
+            }
+            rows.add(row);
         }
-        return rows;
+        return withSpeedUps(rows);
     }
 
-    /** A row label for a benchmark without a {@code system} parameter: its method and parameters. */
-    private static String label(BenchmarkParams params) {
+    private static double otherCpu(RunResult run) {
+        double others = secondary(run, OtherCpuProfiler.OTHERS);
+        double steal = secondary(run, OtherCpuProfiler.STEAL);
+        return Double.isNaN(others) ? Double.NaN : others + (Double.isNaN(steal) ? 0 : steal);
+    }
+
+    private static double secondary(RunResult run, String label) {
+        Result<?> result = run.getSecondaryResults().get(label);
+        return result == null ? Double.NaN : result.getScore();
+    }
+
+    /**
+     * Fills in the speed-ups of time shapes: each row's over the JVM baseline of its shape. Rows that
+     * already have one (Piscina's, over Node's own sequential run) keep it.
+     *
+     * @param rows the rows
+     * @return the rows, time rows with their speed-ups
+     */
+    public static List<Row> withSpeedUps(List<Row> rows) {
+        Map<Shape, Double> baselines = new LinkedHashMap<>();
+        for (Row r : rows) {
+            if (r.role() == Role.BASELINE && r.shape().kind() == Kind.TIME) {
+                baselines.put(r.shape(), r.median());
+            }
+        }
+        return rows.stream()
+                .map(r -> r.shape().kind() == Kind.TIME && Double.isNaN(r.speedUp()) && baselines.containsKey(r.shape())
+                        ? r.withSpeedUp(baselines.get(r.shape())) : r)
+                .toList();
+    }
+
+    /** Where a JMH result goes: its shape, the system's name and role. */
+    record Placement(Shape shape, String system, Role role) {}
+
+    static Placement place(BenchmarkParams params) {
+        String benchmark = params.getBenchmark();
+        String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+        String system = params.getParam("system");
+        Role role = system != null && system.startsWith(Dispatcher.MOROUTINE) ? Role.MOROUTINE : Role.PEER;
+        return switch (method) {
+            case "pingPong" -> new Placement(Shapes.PING_PONG, system, role);
+            case "pipelined" -> new Placement(Integer.parseInt(params.getParam("inFlight")) == 64
+                    ? Shapes.PIPELINED_64 : Shapes.PIPELINED_1024, system, role);
+            case "parallel" -> new Placement(Shapes.PARALLEL, system, role);
+            case "stream" -> new Placement(Shapes.STREAM, transport(system), role);
+            case "channel" -> new Placement(Shapes.CHANNEL, transport(system), role);
+            case "roundTrip" -> new Placement(Shapes.ROUND_TRIP, transport(system), role);
+            case "fanOut" -> new Placement(Shapes.fanOut(Integer.parseInt(params.getParam("consumers"))),
+                    transport(system), role);
+            case "items" -> {
+                String way = params.getParam("way");
+                Shape shape = switch (way) {
+                    case BatchBenchmark.BATCH -> Shapes.BATCH;
+                    case BatchBenchmark.PER_TASK -> Shapes.PER_TASK;
+                    default -> Shapes.BATCH_STREAM;
+                };
+                String name = role == Role.PEER && BatchBenchmark.STREAM.equals(way)
+                        ? system + " + " + transport(Transport.ARRAY_BLOCKING_QUEUE) : system;
+                yield new Placement(shape, name, role);
+            }
+            case "primes" -> new Placement(Shapes.CPU, CpuBoundBenchmark.SEQUENTIAL.equals(system)
+                    ? CpuBoundBenchmark.SEQUENTIAL : system,
+                    CpuBoundBenchmark.SEQUENTIAL.equals(system) ? Role.BASELINE : role);
+            default -> sharedMemory(method).orElseGet(() -> other(params));
+        };
+    }
+
+    private static String transport(String system) {
+        return switch (system) {
+            case Transport.ARRAY_BLOCKING_QUEUE -> "ArrayBlockingQueue(" + Transport.CAPACITY + ")";
+            case Transport.SUBMISSION_PUBLISHER -> "SubmissionPublisher (buffer 256)";
+            case Transport.SPSC -> "JCTools SpscArrayQueue(" + Transport.CAPACITY + "), spinning";
+            default -> system;
+        };
+    }
+
+    private static Optional<Placement> sharedMemory(String method) {
+        Placement p = switch (method) {
+            case "mutexUncontended" -> new Placement(Shapes.LOCK, "moroutine Mutex", Role.MOROUTINE);
+            case "reentrantLockUncontended" -> new Placement(Shapes.LOCK, "ReentrantLock", Role.PEER);
+            case "synchronizedUncontended" -> new Placement(Shapes.LOCK, "synchronized", Role.PEER);
+            case "mutexContended" -> new Placement(Shapes.LOCK_CONTENDED, "moroutine Mutex", Role.MOROUTINE);
+            case "reentrantLockContended" -> new Placement(Shapes.LOCK_CONTENDED, "ReentrantLock", Role.PEER);
+            case "synchronizedContended" -> new Placement(Shapes.LOCK_CONTENDED, "synchronized", Role.PEER);
+            case "int32AtomicAdd" -> new Placement(Shapes.ADD_32, "moroutine Int32Atomic.add", Role.MOROUTINE);
+            case "atomicIntegerAdd" -> new Placement(Shapes.ADD_32, "AtomicInteger.getAndAdd", Role.PEER);
+            case "int64AtomicAdd" -> new Placement(Shapes.ADD_64, "moroutine Int64Atomic.add", Role.MOROUTINE);
+            case "atomicLongAdd" -> new Placement(Shapes.ADD_64, "AtomicLong.getAndAdd", Role.PEER);
+            case "int32AtomicAddContended" -> new Placement(Shapes.ADD_32_CONTENDED, "moroutine Int32Atomic.add", Role.MOROUTINE);
+            case "atomicIntegerAddContended" -> new Placement(Shapes.ADD_32_CONTENDED, "AtomicInteger.getAndAdd", Role.PEER);
+            case "structLoad" -> new Placement(Shapes.STRUCT_LOAD, "moroutine Struct.load", Role.MOROUTINE);
+            case "recordCopyLoad" -> new Placement(Shapes.STRUCT_LOAD, "record from a volatile field", Role.PEER);
+            case "structStore" -> new Placement(Shapes.STRUCT_STORE, "moroutine Struct.store", Role.MOROUTINE);
+            case "recordCopyStore" -> new Placement(Shapes.STRUCT_STORE, "new record to a volatile field", Role.PEER);
+            default -> null;
+        };
+        return Optional.ofNullable(p);
+    }
+
+    /** A benchmark this class does not know: a table of its own, named after it. */
+    private static Placement other(BenchmarkParams params) {
         String benchmark = params.getBenchmark();
         StringBuilder label = new StringBuilder(benchmark.substring(benchmark.lastIndexOf('.') + 1));
         for (String key : params.getParamsKeys()) {
             label.append(' ').append(key).append('=').append(params.getParam(key));
         }
-        return label.toString();
+        Kind kind = switch (params.getMode()) {
+            case SampleTime, AverageTime, SingleShotTime -> Kind.NANOS;
+            default -> Kind.THROUGHPUT;
+        };
+        Shape shape = new Shape(1_000, "other", "Other benchmarks (" + params.getMode().longLabel() + ")", kind,
+                kind == Kind.THROUGHPUT ? "M ops/s" : params.getTimeUnit() + " per op");
+        return new Placement(shape, label.toString(), label.toString().startsWith(Dispatcher.MOROUTINE) ? Role.MOROUTINE : Role.PEER);
     }
 
-    private static Shape shapeOf(BenchmarkParams params) {
-        String benchmark = params.getBenchmark();
-        String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
-        return switch (method) {
-            case "pingPong" -> new Shape(0, "Ping-pong latency: 1 worker, one task at a time, µs per round trip", true);
-            case "pipelined" -> {
-                int inFlight = Integer.parseInt(params.getParam("inFlight"));
-                yield new Shape(1 + inFlight, "Pipelined throughput: 1 worker, " + inFlight + " tasks in flight, M tasks/s", false);
-            }
-            case "parallel" -> new Shape(1_000_000, "Parallel throughput: " + ParallelBenchmark.WORKERS
-                    + " workers, batches of " + ParallelBenchmark.TASKS + " tasks, M tasks/s", false);
-            default -> {
-                boolean latency = switch (params.getMode()) {
-                    case SampleTime, AverageTime, SingleShotTime -> true;
-                    default -> false;
-                };
-                yield new Shape(2_000_000, benchmark + " (" + params.getMode().longLabel() + ")", latency);
-            }
+    // ------------------------------------------------------------------------------------ the seed
+
+    /** Where the seed's figures come from. */
+    public static final String SEED_SYSTEM = "seed (Node.js moroutine)";
+    /** The note on the seed's figures. */
+    public static final String SEED_NOTE = "measured on another machine (the seed's M-series Mac, Node 24)";
+
+    /**
+     * The seed's own published figures (its commit log): the streaming shapes, items per second.
+     *
+     * @return one reference row per shape it published
+     */
+    public static List<Row> seedRows() {
+        List<Row> rows = new ArrayList<>();
+        rows.add(Row.reference(Shapes.STREAM, SEED_SYSTEM, 0.746, SEED_NOTE));
+        rows.add(Row.reference(Shapes.CHANNEL, SEED_SYSTEM, 0.652, SEED_NOTE));
+        rows.add(Row.reference(Shapes.ROUND_TRIP, SEED_SYSTEM, 0.464, SEED_NOTE));
+        double[] fanOut = {0.490, 0.680, 0.640, 0.546};
+        for (int i = 0; i < fanOut.length; i++) {
+            rows.add(Row.reference(Shapes.fanOut(Shapes.FAN_OUT_CONSUMERS.get(i)), SEED_SYSTEM, fanOut[i], SEED_NOTE));
+        }
+        return rows;
+    }
+
+    // ------------------------------------------------------------------------------------ comparing
+
+    /**
+     * The tables' rows grouped by shape, shapes in order, systems in order within each.
+     *
+     * @param rows the rows, in any order
+     * @return the shapes and their rows
+     */
+    static Map<Shape, List<Row>> byShape(List<Row> rows) {
+        Map<Shape, List<Row>> byShape = new LinkedHashMap<>();
+        rows.stream()
+                .sorted(Comparator.comparingInt((Row r) -> r.shape().order()).thenComparing(r -> r.shape().title())
+                        .thenComparingInt(r -> rank(r)))
+                .forEach(r -> byShape.computeIfAbsent(r.shape(), s -> new ArrayList<>()).add(r));
+        return byShape;
+    }
+
+    private static int rank(Row r) {
+        int i = SYSTEM_ORDER.indexOf(r.system());
+        if (i >= 0) {
+            return i;
+        }
+        return switch (r.role()) {
+            case MOROUTINE -> SYSTEM_ORDER.size();
+            case BASELINE -> SYSTEM_ORDER.size() + 1;
+            case PEER -> SYSTEM_ORDER.size() + 2;
+            case REFERENCE -> SYSTEM_ORDER.size() + 3;
         };
+    }
+
+    /**
+     * The best peer of a table: the one with the best compared value.
+     *
+     * @param table one shape's rows
+     * @return the best peer that ran, if any
+     */
+    static Optional<Row> bestPeer(List<Row> table) {
+        Comparator<Row> byValue = Comparator.comparingDouble(Row::compared);
+        return table.stream()
+                .filter(r -> r.role() == Role.PEER && r.ran())
+                .max(table.getFirst().shape().kind().higherIsBetter() ? byValue : byValue.reversed());
+    }
+
+    /**
+     * The moroutine row a summary line shows: the one named {@code moroutine} if there is one (the
+     * pool), else the first.
+     *
+     * @param table one shape's rows
+     * @return the row, if any
+     */
+    static Optional<Row> moroutine(List<Row> table) {
+        return table.stream()
+                .filter(r -> r.role() == Role.MOROUTINE)
+                .min(Comparator.comparingInt(r -> Dispatcher.MOROUTINE.equals(r.system()) ? 0 : 1));
+    }
+
+    /**
+     * How many times better {@code row} is than {@code best}: above 1, {@code row} is better.
+     *
+     * @param row a row
+     * @param best the row to compare with
+     * @return the ratio, or NaN
+     */
+    static double ratio(Row row, Row best) {
+        return row.shape().kind().higherIsBetter() ? row.compared() / best.compared() : best.compared() / row.compared();
+    }
+
+    // ------------------------------------------------------------------------------------ rendering
+
+    /**
+     * The summary: one line per shape.
+     *
+     * @param rows all rows
+     * @return a Markdown table with its legend
+     */
+    public static String summary(List<Row> rows) {
+        List<List<String>> cells = new ArrayList<>();
+        cells.add(List.of("shape", "unit", "moroutine: median (spread)", "best peer: median (spread)",
+                "moroutine ÷ best peer", "Piscina (this machine)", "seed (another machine)"));
+        for (Map.Entry<Shape, List<Row>> entry : byShape(rows).entrySet()) {
+            Shape shape = entry.getKey();
+            List<Row> table = entry.getValue();
+            Optional<Row> moroutine = moroutine(table);
+            Optional<Row> best = bestPeer(table);
+            Optional<Row> piscina = table.stream().filter(r -> r.system().startsWith(PiscinaResults.PISCINA))
+                    .max(Comparator.comparingDouble(r -> r.ran() ? (shape.kind().higherIsBetter() ? r.compared() : -r.compared())
+                            : Double.NEGATIVE_INFINITY));
+            Optional<Row> seed = table.stream().filter(r -> r.role() == Role.REFERENCE).findFirst();
+            String unit = shape.kind() == Kind.TIME ? "speed-up over sequential" : shape.unit();
+            cells.add(List.of(
+                    shape.title(),
+                    unit + (shape.kind().higherIsBetter() ? ", higher is better" : ", lower is better"),
+                    moroutine.map(ResultsTable::headline).orElse("–"),
+                    best.map(b -> b.system() + " " + headline(b)).orElse("–"),
+                    moroutine.flatMap(m -> best.map(b -> verdict(ratio(m, b)))).orElse("–"),
+                    piscina.map(p -> p.ran() ? headline(p) : p.note()).orElse(""),
+                    seed.map(s -> num(s.median())).orElse("")));
+        }
+        return markdown(cells, 2) + "\n"
+                + "\"moroutine ÷ best peer\": how many times better moroutine's median is than the best peer's (the"
+                + " best of the JDK's and Piscina's; for latency and time, the peer's median over moroutine's): above"
+                + " 1 moroutine is ahead, below 1 it is behind. The spread is the lowest and the highest iteration.\n";
+    }
+
+    /** A row's headline value and its spread. */
+    static String headline(Row r) {
+        if (!r.ran()) {
+            return "–";
+        }
+        if (r.role() == Role.REFERENCE) {
+            return num(r.compared());
+        }
+        if (r.shape().kind() == Kind.TIME) {
+            return num(r.speedUp()) + "× (" + range(r.speedUpLow(), r.speedUpHigh()) + ")";
+        }
+        return num(r.median()) + " (" + range(r.low(), r.high()) + ")";
+    }
+
+    private static String verdict(double ratio) {
+        if (Double.isNaN(ratio)) {
+            return "–";
+        }
+        return num(ratio) + "×" + (ratio >= 1 ? "" : " (behind)");
     }
 
     /**
@@ -150,71 +531,78 @@ public final class ResultsTable {
      * reads as a table in a terminal.
      *
      * @param rows the rows, in any order
-     * @return the tables, each with a heading and a line naming the best JDK executor
+     * @return the tables, each with a heading and a line naming the best peer
      */
     public static String render(List<Row> rows) {
-        Map<Shape, List<Row>> byShape = new LinkedHashMap<>();
-        rows.stream()
-                .sorted(Comparator.comparingInt((Row r) -> r.shape().order()).thenComparingInt(r -> rank(r.system())))
-                .forEach(r -> byShape.computeIfAbsent(r.shape(), s -> new ArrayList<>()).add(r));
         StringBuilder out = new StringBuilder();
-        for (Map.Entry<Shape, List<Row>> entry : byShape.entrySet()) {
+        for (Map.Entry<Shape, List<Row>> entry : byShape(rows).entrySet()) {
             Shape shape = entry.getKey();
             List<Row> table = entry.getValue();
-            Row best = bestJdk(shape, table);
-            out.append("## ").append(shape.title()).append(shape.latency() ? " (lower is better)" : " (higher is better)")
+            Optional<Row> best = bestPeer(table);
+            boolean shares = table.stream().anyMatch(r -> !Double.isNaN(r.minShare()));
+            boolean notes = table.stream().anyMatch(r -> !r.note().isEmpty());
+            out.append("### ").append(shape.title()).append(", ").append(shape.unit())
+                    .append(shape.kind().higherIsBetter() && shape.kind() != Kind.TIME ? " (higher is better)" : " (lower is better)")
                     .append("\n\n");
+            List<Column> columns = new ArrayList<>();
+            columns.add(new Column("system", Row::system));
+            switch (shape.kind()) {
+                case LATENCY -> {
+                    columns.add(new Column("p50", r -> num(r.median())));
+                    columns.add(new Column("p90", r -> num(r.p90())));
+                    columns.add(new Column("p99", r -> num(r.p99())));
+                    columns.add(new Column("p50 per iteration", r -> range(r.low(), r.high())));
+                    columns.add(new Column("samples", r -> r.samples() == 0 ? "–" : Long.toString(r.samples())));
+                }
+                case TIME -> {
+                    columns.add(new Column("median", r -> num(r.median())));
+                    columns.add(new Column("per iteration", r -> range(r.low(), r.high())));
+                    columns.add(new Column("speed-up", r -> Double.isNaN(r.speedUp()) ? "–"
+                            : num(r.speedUp()) + "× (" + range(r.speedUpLow(), r.speedUpHigh()) + ")"));
+                    columns.add(new Column("iterations", r -> r.samples() == 0 ? "–" : Long.toString(r.samples())));
+                }
+                default -> {
+                    columns.add(new Column("median", r -> num(r.median())));
+                    columns.add(new Column("per iteration", r -> range(r.low(), r.high())));
+                    columns.add(new Column("mean ± 99.9% CI", r -> pm(r.mean(), r.error())));
+                    columns.add(new Column("iterations", r -> r.samples() == 0 ? "–" : Long.toString(r.samples())));
+                }
+            }
+            if (shares) {
+                columns.add(new Column("share per consumer", r -> Double.isNaN(r.minShare()) ? "–"
+                        : pct(r.minShare()) + " – " + pct(r.maxShare())));
+            }
+            columns.add(new Column("B/op", r -> bytes(r.bytesPerOp())));
+            columns.add(new Column("other CPU", r -> cores(r.otherCpu())));
+            columns.add(new Column("vs best peer", r -> r.role() == Role.MOROUTINE && r.ran()
+                    ? best.map(b -> num(ratio(r, b)) + "×").orElse("") : ""));
+            if (notes) {
+                columns.add(new Column("note", Row::note));
+            }
             List<List<String>> cells = new ArrayList<>();
-            if (shape.latency()) {
-                cells.add(List.of("system", "p50", "p90", "p99", "mean ± 99.9% CI", "p50 per iteration",
-                        "samples", "B/task", "other CPU", "vs best JDK"));
-                for (Row r : table) {
-                    cells.add(List.of(r.system(), num(r.p50()), num(r.p90()), num(r.p99()), pm(r.score(), r.error()),
-                            range(r.low(), r.high()), Long.toString(r.samples()), bytes(r.bytesPerTask()),
-                            cores(r.otherCpu()), ratio(shape, r, best)));
-                }
-            } else {
-                cells.add(List.of("system", "M tasks/s ± 99.9% CI", "per iteration", "iterations", "B/task",
-                        "other CPU", "vs best JDK"));
-                for (Row r : table) {
-                    cells.add(List.of(r.system(), pm(r.score() / 1e6, r.error() / 1e6), range(r.low() / 1e6, r.high() / 1e6),
-                            Long.toString(r.samples()), bytes(r.bytesPerTask()), cores(r.otherCpu()), ratio(shape, r, best)));
-                }
+            cells.add(columns.stream().map(Column::title).toList());
+            for (Row r : table) {
+                cells.add(columns.stream().map(c -> c.value().apply(r)).toList());
             }
-            out.append(markdown(cells)).append('\n');
-            if (best != null) {
-                out.append("Best JDK executor: ").append(best.system()).append(", ")
-                        .append(shape.latency() ? "p50 " + num(best.headline()) + " µs" : num(best.headline() / 1e6) + " M tasks/s")
-                        .append(". \"vs best JDK\" = how many times ")
-                        .append(shape.latency() ? "shorter moroutine's p50 is" : "higher moroutine's score is")
-                        .append(" (above 1: moroutine is better).\n\n");
-            }
+            out.append(markdown(cells, 1)).append('\n');
+            best.ifPresent(b -> out.append("Best peer: ").append(b.system()).append(", ")
+                    .append(shape.kind() == Kind.TIME ? num(b.speedUp()) + "× speed-up" : num(b.median()) + " " + shape.unit())
+                    .append(". \"vs best peer\" = how many times better moroutine is (above 1: ahead).")
+                    .append(shares ? " \"share per consumer\": the lowest and highest share of the items that one"
+                            + " consumer got in one run (fair: " + pct(100.0 / consumers(table)) + ")." : "")
+                    .append("\n\n"));
         }
         return out.toString();
     }
 
-    private static int rank(String system) {
-        int i = SYSTEM_ORDER.indexOf(system);
-        return i < 0 ? SYSTEM_ORDER.size() : i;
+    private static int consumers(List<Row> table) {
+        String key = table.getFirst().shape().key();
+        return key.startsWith("fan-out-") ? Integer.parseInt(key.substring("fan-out-".length())) : 1;
     }
 
-    private static Row bestJdk(Shape shape, List<Row> table) {
-        Comparator<Row> better = Comparator.comparingDouble(Row::headline);
-        return table.stream()
-                .filter(r -> !r.moroutine() && !Double.isNaN(r.headline()))
-                .min(shape.latency() ? better : better.reversed())
-                .orElse(null);
-    }
+    private record Column(String title, Function<Row, String> value) {}
 
-    private static String ratio(Shape shape, Row row, Row best) {
-        if (!row.moroutine() || best == null) {
-            return "";
-        }
-        double ratio = shape.latency() ? best.headline() / row.headline() : row.headline() / best.headline();
-        return num(ratio) + "×";
-    }
-
-    private static String markdown(List<List<String>> cells) {
+    private static String markdown(List<List<String>> cells, int leftColumns) {
         int columns = cells.getFirst().size();
         int[] width = IntStream.range(0, columns)
                 .map(c -> cells.stream().mapToInt(line -> line.get(c).length()).max().orElse(0))
@@ -225,13 +613,15 @@ public final class ResultsTable {
             for (int c = 0; c < columns; c++) {
                 String cell = cells.get(line).get(c);
                 String pad = " ".repeat(width[c] - cell.length());
-                out.append(' ').append(c == 0 ? cell + pad : pad + cell).append(" |");
+                boolean left = c < leftColumns || (c == columns - 1 && "note".equals(cells.getFirst().get(c)));
+                out.append(' ').append(left ? cell + pad : pad + cell).append(" |");
             }
             out.append('\n');
             if (line == 0) {
                 out.append('|');
                 for (int c = 0; c < columns; c++) {
-                    out.append(c == 0 ? ":" + "-".repeat(width[c] + 1) : "-".repeat(width[c] + 1) + ":").append('|');
+                    boolean left = c < leftColumns || (c == columns - 1 && "note".equals(cells.getFirst().get(c)));
+                    out.append(left ? ":" + "-".repeat(width[c] + 1) : "-".repeat(width[c] + 1) + ":").append('|');
                 }
                 out.append('\n');
             }
@@ -239,22 +629,28 @@ public final class ResultsTable {
         return out.toString();
     }
 
+    // ------------------------------------------------------------------------------------ numbers
+
     /** Three significant digits, without exponents. */
     static String num(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             return "–";
         }
         double a = Math.abs(v);
-        String pattern = a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f";
+        String pattern = a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : a >= 0.01 || a == 0 ? "%.3f" : "%.2g";
         return String.format(Locale.ROOT, pattern, v);
     }
 
     private static String pm(double score, double error) {
-        return Double.isNaN(error) ? num(score) : num(score) + " ± " + num(error);
+        return Double.isNaN(score) ? "–" : Double.isNaN(error) ? num(score) : num(score) + " ± " + num(error);
     }
 
-    private static String range(double low, double high) {
-        return num(low) + " – " + num(high);
+    static String range(double low, double high) {
+        return Double.isNaN(low) ? "–" : num(low) + "–" + num(high);
+    }
+
+    private static String pct(double v) {
+        return String.format(Locale.ROOT, "%.1f%%", v);
     }
 
     private static String bytes(double v) {
@@ -263,5 +659,22 @@ public final class ResultsTable {
 
     private static String cores(double v) {
         return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int m = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
+    }
+
+    private static double min(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    private static double max(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
     }
 }

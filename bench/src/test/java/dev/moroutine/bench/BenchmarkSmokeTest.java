@@ -2,7 +2,9 @@ package dev.moroutine.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -10,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -82,6 +85,134 @@ class BenchmarkSmokeTest {
         } finally {
             benchmark.tearDown();
         }
+    }
+
+    static Stream<String> streamSystems() {
+        return params(StreamBenchmark.class, "system");
+    }
+
+    static Stream<String> channelSystems() {
+        return params(ChannelBenchmark.class, "system");
+    }
+
+    static Stream<String> roundTripSystems() {
+        return params(RoundTripBenchmark.class, "system");
+    }
+
+    static Stream<Arguments> fanOutCases() {
+        return params(FanOutBenchmark.class, "system").flatMap(system -> params(FanOutBenchmark.class, "consumers")
+                .map(consumers -> Arguments.of(system, Integer.parseInt(consumers))));
+    }
+
+    static Stream<Arguments> batchCases() {
+        return params(BatchBenchmark.class, "system").flatMap(system -> params(BatchBenchmark.class, "way")
+                .map(way -> Arguments.of(system, way)));
+    }
+
+    static Stream<String> cpuBoundSystems() {
+        return params(CpuBoundBenchmark.class, "system");
+    }
+
+    static Stream<String> sharedMemoryMethods() {
+        return Arrays.stream(SharedMemoryBenchmark.class.getMethods())
+                .filter(m -> m.isAnnotationPresent(Benchmark.class))
+                .map(Method::getName)
+                .sorted();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("streamSystems")
+    void stream(String system) throws Exception {
+        StreamBenchmark benchmark = new StreamBenchmark();
+        benchmark.system = system;
+        benchmark.setup();
+        try {
+            assertEquals(StreamBenchmark.expected(), benchmark.stream());
+            assertEquals(StreamBenchmark.expected(), benchmark.stream()); // the second stream on the same worker
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("channelSystems")
+    void channel(String system) throws Exception {
+        ChannelBenchmark benchmark = new ChannelBenchmark();
+        benchmark.system = system;
+        benchmark.setup();
+        try {
+            assertEquals(ChannelBenchmark.expected(), benchmark.channel());
+            assertEquals(ChannelBenchmark.expected(), benchmark.channel());
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("roundTripSystems")
+    void roundTrip(String system) throws Exception {
+        RoundTripBenchmark benchmark = new RoundTripBenchmark();
+        benchmark.system = system;
+        benchmark.setup();
+        try {
+            assertEquals(RoundTripBenchmark.expected(), benchmark.roundTrip());
+            assertEquals(RoundTripBenchmark.expected(), benchmark.roundTrip());
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, {1} consumers")
+    @MethodSource("fanOutCases")
+    void fanOut(String system, int consumers) throws Exception {
+        FanOutBenchmark benchmark = new FanOutBenchmark();
+        benchmark.system = system;
+        benchmark.consumers = consumers;
+        benchmark.setup();
+        try {
+            benchmark.startShares();
+            assertEquals(FanOutBenchmark.ITEMS, benchmark.fanOut());
+            assertEquals(FanOutBenchmark.ITEMS, benchmark.fanOut());
+            assertTrue(benchmark.minShare() >= 0 && benchmark.minShare() <= 100.0 / consumers, "min share "
+                    + benchmark.minShare());
+            benchmark.recordShares();
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("batchCases")
+    void batch(String system, String way) throws Exception {
+        BatchBenchmark benchmark = new BatchBenchmark();
+        benchmark.system = system;
+        benchmark.way = way;
+        benchmark.setup();
+        try {
+            assertEquals(Items.expectedSum(BatchBenchmark.ITEMS), benchmark.items());
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cpuBoundSystems")
+    void cpuBound(String system) throws Exception {
+        CpuBoundBenchmark benchmark = new CpuBoundBenchmark();
+        benchmark.system = system;
+        benchmark.setup();
+        try {
+            assertEquals(CpuBoundBenchmark.TASKS, benchmark.primes());
+        } finally {
+            benchmark.tearDown();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("sharedMemoryMethods")
+    void sharedMemory(String method) throws Exception {
+        SharedMemoryBenchmark benchmark = new SharedMemoryBenchmark();
+        SharedMemoryBenchmark.class.getMethod(method).invoke(benchmark);
     }
 
     private static Stream<String> params(Class<?> benchmark, String field) {

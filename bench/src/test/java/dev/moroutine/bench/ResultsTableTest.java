@@ -1,44 +1,139 @@
 package dev.moroutine.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.moroutine.bench.ResultsTable.Role;
 import dev.moroutine.bench.ResultsTable.Row;
-import dev.moroutine.bench.ResultsTable.Shape;
+import dev.moroutine.bench.Targets.Target;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ResultsTableTest {
 
-    private static final Shape LATENCY = new Shape(0, "Ping-pong", true);
-    private static final Shape THROUGHPUT = new Shape(1, "Pipelined", false);
-
-    private static Row latency(String system, double p50) {
-        return new Row(LATENCY, system, p50 * 2, 0.1, p50 * 0.9, p50 * 1.1, p50, p50 * 3, p50 * 5, 1000, 0.05, 200);
+    private static Row row(ResultsTable.Shape shape, String system, Role role, double... perIteration) {
+        List<Double> values = new ArrayList<>();
+        for (double v : perIteration) {
+            values.add(v);
+        }
+        return Row.of(shape, system, role, values);
     }
 
-    private static Row throughput(String system, double perSecond) {
-        return new Row(THROUGHPUT, system, perSecond, perSecond / 100, perSecond * 0.9, perSecond * 1.1,
-                Double.NaN, Double.NaN, Double.NaN, 5, Double.NaN, Double.NaN);
+    private static List<Row> sample() {
+        List<Row> rows = new ArrayList<>();
+        rows.add(row(Shapes.PING_PONG, Dispatcher.FORK_JOIN_POOL, Role.PEER, 40, 42, 38).withLatency(40, 60, 80, 1000));
+        rows.add(row(Shapes.PING_PONG, Dispatcher.MOROUTINE, Role.MOROUTINE, 0.5, 0.4, 0.6).withLatency(0.5, 0.7, 2, 1000));
+        rows.add(row(Shapes.STREAM, Dispatcher.MOROUTINE, Role.MOROUTINE, 8, 10, 9));
+        rows.add(row(Shapes.STREAM, "ArrayBlockingQueue(16)", Role.PEER, 0.4, 0.5, 0.6));
+        rows.add(row(Shapes.STREAM, "JCTools SpscArrayQueue(16), spinning", Role.PEER, 20, 40, 30));
+        rows.add(row(Shapes.CPU, CpuBoundBenchmark.SEQUENTIAL, Role.BASELINE, 8, 8, 8));
+        rows.add(row(Shapes.CPU, Dispatcher.MOROUTINE, Role.MOROUTINE, 4, 5, 4.5));
+        rows.add(row(Shapes.CPU, Dispatcher.FORK_JOIN_POOL, Role.PEER, 4.4, 4.4, 4.4));
+        rows.add(row(Shapes.LOCK, "moroutine Mutex", Role.MOROUTINE, 30, 30, 30));
+        rows.add(row(Shapes.LOCK, "ReentrantLock", Role.PEER, 15, 15, 15));
+        for (int k : Shapes.FAN_OUT_CONSUMERS) {
+            rows.add(row(Shapes.fanOut(k), Dispatcher.MOROUTINE, Role.MOROUTINE, k == 8 ? 9 : 10).withShares(100.0 / k - 1, 100.0 / k + 1));
+        }
+        rows.addAll(ResultsTable.seedRows());
+        rows.addAll(PiscinaResults.notRun("Node.js could not be started").rows());
+        return ResultsTable.withSpeedUps(rows);
     }
 
     @Test
-    void comparesMoroutineWithTheBestJdkExecutorOfEachTable() {
-        String text = ResultsTable.render(List.of(
-                throughput(Dispatcher.FORK_JOIN_POOL, 4e6),
-                latency(Dispatcher.THREAD_POOL_EXECUTOR, 80),
-                latency(Dispatcher.MOROUTINE, 0.5),
-                latency(Dispatcher.FORK_JOIN_POOL, 40),
-                throughput(Dispatcher.MOROUTINE, 8e6),
-                throughput(Dispatcher.THREAD_POOL_EXECUTOR, 1e6)));
+    void summarisesEachShapeAgainstItsBestPeer() {
+        String text = ResultsTable.summary(sample()).replaceAll(" +", " ");
+        assertTrue(text.indexOf("Ping-pong") < text.indexOf("Stream worker"), text);
+        // ping-pong: 40 / 0.5
+        assertTrue(text.contains("| 0.500 (0.400–0.600) | ForkJoinPool 40.0 (38.0–42.0) | 80.0× |"), text);
+        // stream: moroutine 9 (median of 8, 10, 9) vs the spinning queue's 30; the seed's figure beside it
+        assertTrue(text.contains("| 0.300× (behind) |"), text);
+        assertTrue(text.contains("| 0.746 |"), text);
+        // CPU: speed-ups 8 / 4.5 and 8 / 4.4
+        assertTrue(text.contains("1.78× (1.60–2.00)"), text);
+        assertTrue(text.contains("ForkJoinPool 1.82×"), text);
+        assertTrue(text.contains("not run: Node.js could not be started"), text);
+    }
 
-        assertTrue(text.indexOf("## Ping-pong") < text.indexOf("## Pipelined"), text);
-        assertTrue(text.contains("Best JDK executor: ForkJoinPool, p50 40.0 µs"), text);
-        assertTrue(text.contains(" 80.0× |"), text); // 40 / 0.5
-        assertTrue(text.contains("Best JDK executor: ForkJoinPool, 4.00 M tasks/s"), text);
-        assertTrue(text.contains(" 2.00× |"), text); // 8 / 4
-        assertTrue(text.contains(" 8.00 ± 0.080 |"), text);
-        assertTrue(text.indexOf("| moroutine ") < text.indexOf("| ThreadPoolExecutor "), text);
+    @Test
+    void rendersOneTablePerShapeWithSpreadAndShares() {
+        String text = ResultsTable.render(sample()).replaceAll(" +", " ");
+        assertTrue(text.contains("### Ping-pong latency"), text);
+        assertTrue(text.contains("Best peer: ForkJoinPool, 40.0 µs per round trip."), text);
+        assertTrue(text.contains("share per consumer"), text);
+        assertTrue(text.contains("11.5% – 13.5%"), text); // 8 consumers: 12.5 ± 1
+        assertTrue(text.contains(ResultsTable.SEED_NOTE), text);
+        assertTrue(text.indexOf("| moroutine ") < text.indexOf("| ArrayBlockingQueue(16) "), text);
+    }
+
+    @Test
+    void checksTheIssuesTargets() {
+        List<Target> targets = Targets.evaluate(sample(), Duration.ofSeconds(250), true);
+        assertEquals(Optional.of(true), find(targets, "ping-pong").met());
+        assertEquals(Optional.of(false), find(targets, "stream worker").met()); // 9 < 10
+        assertEquals(Optional.of(false), find(targets, "Mutex").met()); // 30 / 15 = 2 > 1.5
+        assertEquals(Optional.of(true), find(targets, "fan-out").met()); // 9 / 10 = 90%
+        assertEquals(Optional.of(true), find(targets, "quick comparison").met());
+        assertEquals(Optional.empty(), find(targets, "pipelined").met());
+        String table = Targets.render(targets);
+        assertTrue(table.contains("**missed**"), table);
+    }
+
+    private static Target find(List<Target> targets, String goal) {
+        return targets.stream().filter(t -> t.goal().contains(goal)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void readsPiscinasResults() {
+        Properties p = new Properties();
+        p.setProperty("available", "true");
+        p.setProperty("node", "v20.0.0");
+        p.setProperty("piscina", "5.3.2");
+        p.setProperty("mode", "quick");
+        p.setProperty("pingPong.rounds", "60,70,80");
+        p.setProperty("pingPong.p50", "70");
+        p.setProperty("pingPong.p90", "90");
+        p.setProperty("pingPong.p99", "120");
+        p.setProperty("pingPong.samples", "3000");
+        p.setProperty("pipelined64.rounds", "15000,16000");
+        p.setProperty("pipelined64.tuned.rounds", "140000,150000");
+        p.setProperty("cpu.sequential.rounds", "0.2,0.2,0.2");
+        p.setProperty("cpu.pool.rounds", "0.4,0.5,0.4");
+        p.setProperty("cpu.threads", "2");
+        PiscinaResults results = PiscinaResults.parse(p);
+        assertTrue(results.available());
+        Row pingPong = results.rows().stream().filter(r -> r.shape().equals(Shapes.PING_PONG)).findFirst().orElseThrow();
+        assertEquals(70, pingPong.median());
+        assertEquals(60, pingPong.low());
+        Row tuned = results.rows().stream().filter(r -> r.system().contains("concurrentTasksPerWorker")).findFirst().orElseThrow();
+        assertEquals(0.145, tuned.median(), 1e-9);
+        Row cpu = results.rows().stream().filter(r -> r.shape().equals(Shapes.CPU)).findFirst().orElseThrow();
+        assertEquals(0.5, cpu.speedUp(), 1e-9);
+
+        p.setProperty("available", "false");
+        p.setProperty("reason", "npm install failed");
+        PiscinaResults missing = PiscinaResults.parse(p);
+        assertFalse(missing.available());
+        assertTrue(missing.rows().stream().allMatch(r -> r.note().equals("not run: npm install failed")));
+    }
+
+    @Test
+    void drawsTheChart(@TempDir Path dir) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        Path png = dir.resolve("chart.png");
+        Chart.write(sample(), "test", png);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertTrue(image.getWidth() > 1000 && image.getHeight() > 1000, image.getWidth() + "×" + image.getHeight());
+        assertTrue(Files.size(png) > 10_000);
     }
 
     @Test
@@ -47,6 +142,7 @@ class ResultsTableTest {
         assertEquals("1.23", ResultsTable.num(1.2345));
         assertEquals("12.3", ResultsTable.num(12.345));
         assertEquals("1235", ResultsTable.num(1234.5));
+        assertEquals("0.0012", ResultsTable.num(0.00123));
         assertEquals("–", ResultsTable.num(Double.NaN));
     }
 }

@@ -1,0 +1,119 @@
+package dev.moroutine.bench;
+
+import dev.moroutine.bench.ResultsTable.Row;
+import dev.moroutine.bench.ResultsTable.Shape;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The speed targets that the issues set, checked against a run's rows: measured and reported,
+ * never asserted (a benchmark on a shared two-core machine is no test).
+ */
+public final class Targets {
+
+    /**
+     * One target and what the run measured.
+     *
+     * @param issue where it was set
+     * @param goal what it asks
+     * @param measured the figure, or "not measured"
+     * @param met whether it was met; empty when not measured
+     */
+    public record Target(String issue, String goal, String measured, Optional<Boolean> met) {}
+
+    private Targets() {}
+
+    /**
+     * Checks every target.
+     *
+     * @param rows the run's rows
+     * @param took how long the run took
+     * @param quickAndComplete whether this was a quick run of everything (the time target applies)
+     * @return the targets, in issue order
+     */
+    public static List<Target> evaluate(List<Row> rows, Duration took, boolean quickAndComplete) {
+        List<Target> targets = new ArrayList<>();
+        Optional<Double> pingPong = median(rows, Shapes.PING_PONG, Dispatcher.MOROUTINE);
+        Optional<Double> pingPongDedicated = median(rows, Shapes.PING_PONG, Dispatcher.MOROUTINE_DEDICATED);
+        targets.add(atMost("2 (core)", "ping-pong median ≤ 1 µs", pingPong, 1,
+                v -> num(v) + " µs (pool)" + pingPongDedicated.map(d -> ", " + num(d) + " µs (dedicated)").orElse("")));
+        Optional<Double> pipelined = median(rows, Shapes.PIPELINED_64, Dispatcher.MOROUTINE);
+        Optional<Double> pipelinedDedicated = median(rows, Shapes.PIPELINED_64, Dispatcher.MOROUTINE_DEDICATED);
+        targets.add(atLeast("2 (core)", "pipelined (1 worker, 64 in flight) ≥ 5 M tasks/s", pipelined, 5,
+                v -> num(v) + " M tasks/s (pool)" + pipelinedDedicated.map(d -> ", " + num(d) + " (dedicated)").orElse("")));
+        Optional<Double> parallel = median(rows, Shapes.PARALLEL, Dispatcher.MOROUTINE);
+        Optional<Double> parallelFjp = median(rows, Shapes.PARALLEL, Dispatcher.FORK_JOIN_POOL);
+        targets.add(atLeast("2 (core)", "parallel (2 workers) ≥ ForkJoinPool's rate", ratio(parallel, parallelFjp), 1,
+                v -> num(parallel.orElseThrow()) + " vs " + num(parallelFjp.orElseThrow()) + " M tasks/s = " + num(v) + "×"));
+        Optional<Double> mutex = median(rows, Shapes.LOCK, "moroutine Mutex");
+        Optional<Double> reentrant = median(rows, Shapes.LOCK, "ReentrantLock");
+        targets.add(atMost("3 (shared memory)", "uncontended Mutex lock/unlock ≤ 1.5× ReentrantLock's time",
+                ratio(mutex, reentrant), 1.5,
+                v -> num(mutex.orElseThrow()) + " vs " + num(reentrant.orElseThrow()) + " ns = " + num(v) + "×"));
+        Optional<Double> add = median(rows, Shapes.ADD_32, "moroutine Int32Atomic.add");
+        Optional<Double> atomicInteger = median(rows, Shapes.ADD_32, "AtomicInteger.getAndAdd");
+        targets.add(atMost("3 (shared memory)", "atomic add ≤ 1.2× AtomicInteger's time", ratio(add, atomicInteger), 1.2,
+                v -> num(add.orElseThrow()) + " vs " + num(atomicInteger.orElseThrow()) + " ns = " + num(v) + "×"));
+        Optional<Double> stream = median(rows, Shapes.STREAM, Dispatcher.MOROUTINE);
+        targets.add(atLeast("4 (streaming)", "stream worker→caller ≥ 10 M items/s (highWaterMark 16)", stream, 10,
+                v -> num(v) + " M items/s"));
+        List<Double> fanOut = Shapes.FAN_OUT_CONSUMERS.stream()
+                .map(k -> median(rows, Shapes.fanOut(k), Dispatcher.MOROUTINE))
+                .flatMap(Optional::stream)
+                .toList();
+        Optional<Double> eight = median(rows, Shapes.fanOut(8), Dispatcher.MOROUTINE);
+        double bestFanOut = fanOut.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+        targets.add(atLeast("4 (streaming)", "fan-out at 8 consumers ≥ 90% of the best consumer count",
+                fanOut.size() == Shapes.FAN_OUT_CONSUMERS.size() ? eight.map(e -> e / bestFanOut) : Optional.empty(), 0.9,
+                v -> num(eight.orElseThrow()) + " vs best " + num(bestFanOut) + " M items/s = "
+                        + String.format(java.util.Locale.ROOT, "%.0f%%", 100 * v)));
+        targets.add(atMost("5 (benchmarks)", "the whole quick comparison < 5 minutes",
+                quickAndComplete ? Optional.of(took.toMillis() / 60_000.0) : Optional.empty(), 5,
+                v -> took.toMinutes() + " min " + took.toSecondsPart() + " s"));
+        return targets;
+    }
+
+    /**
+     * The targets as a Markdown table.
+     *
+     * @param targets what {@link #evaluate} returned
+     * @return the table
+     */
+    public static String render(List<Target> targets) {
+        StringBuilder out = new StringBuilder("| issue | target | measured (median) | |\n|:--|:--|:--|:--|\n");
+        for (Target t : targets) {
+            out.append("| ").append(t.issue()).append(" | ").append(t.goal()).append(" | ").append(t.measured())
+                    .append(" | ").append(t.met().map(met -> met ? "met" : "**missed**").orElse("–")).append(" |\n");
+        }
+        return out.toString();
+    }
+
+    private static Optional<Double> median(List<Row> rows, Shape shape, String system) {
+        return rows.stream()
+                .filter(r -> r.shape().equals(shape) && r.system().equals(system) && r.ran())
+                .map(Row::median)
+                .findFirst();
+    }
+
+    private static Optional<Double> ratio(Optional<Double> a, Optional<Double> b) {
+        return a.flatMap(x -> b.map(y -> x / y));
+    }
+
+    private static Target atMost(String issue, String goal, Optional<Double> value, double limit,
+            java.util.function.Function<Double, String> show) {
+        return value.map(v -> new Target(issue, goal, show.apply(v), Optional.of(v <= limit)))
+                .orElse(new Target(issue, goal, "not measured in this run", Optional.empty()));
+    }
+
+    private static Target atLeast(String issue, String goal, Optional<Double> value, double limit,
+            java.util.function.Function<Double, String> show) {
+        return value.map(v -> new Target(issue, goal, show.apply(v), Optional.of(v >= limit)))
+                .orElse(new Target(issue, goal, "not measured in this run", Optional.empty()));
+    }
+
+    private static String num(double v) {
+        return ResultsTable.num(v);
+    }
+}
