@@ -146,7 +146,7 @@ public final class ChannelImpl<T> implements Channel<T> {
                 if (candidate.hasRoom()) {
                     cursor = index + 1;
                     if (spins > 1) {
-                        distributorSpin.spun(!parked);
+                        distributorSpin.ended(start, budget, !parked);
                     }
                     return candidate;
                 }

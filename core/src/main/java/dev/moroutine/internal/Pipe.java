@@ -191,7 +191,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                 throw new CancellationException(description + " was stopped: its producer was interrupted");
             }
             if (hasRoom()) {
-                producerSpin.spun(!parked);
+                producerSpin.ended(start, budget, !parked);
                 return;
             }
             if (!Waiting.pause(start, spins, budget)) {
@@ -247,7 +247,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             for (int spins = 1; ; spins++) {
                 Object item = queue.poll();
                 if (item != null) {
-                    consumerSpin.spun(!parked);
+                    consumerSpin.ended(start, budget, !parked);
                     return item;
                 }
                 if (state != OPEN) {

@@ -6,9 +6,11 @@ package dev.moroutine.internal;
  * <p>Spinning wins when the thread being waited for runs on another core and answers within
  * microseconds; it loses badly when there are more runnable threads than cores, because the
  * spinner then holds the very core the other thread needs (a round trip that takes 0.3 µs on two
- * free cores takes the whole spin budget on one). So the budget halves each time a spin ends in a
- * park, doubles each time one succeeds, and every 64th wait spins the full budget to find out
- * whether spinning pays again. With one processor it never spins.
+ * free cores takes the whole spin budget on one). So the budget doubles each time a wait ends
+ * within the pure-spin first quarter of its budget (the other thread really ran on another core),
+ * and halves each time it ends later: after yielding the core, which is as slow as parking, or in
+ * a park. Every 64th wait spins the full budget to find out whether spinning pays again. With one
+ * processor it never spins.
  *
  * <p>Fields are plain: concurrent waiters may race on them, which only blurs the adaptation.
  */
@@ -30,8 +32,15 @@ final class SpinBudget {
         return (++waits & 63) == 0 ? max : nanos;
     }
 
-    /** Records how the wait that used {@link #next()} ended. */
-    void spun(boolean succeeded) {
-        nanos = succeeded ? Math.min(max, Math.max(2 * nanos, max / 16)) : nanos / 2;
+    /**
+     * Records how a wait that used {@link #next()} ended.
+     *
+     * @param startNanos when the wait began
+     * @param limit the budget it had
+     * @param done whether it ended without parking
+     */
+    void ended(long startNanos, long limit, boolean done) {
+        boolean cheap = done && System.nanoTime() - startNanos <= limit / 4;
+        nanos = cheap ? Math.min(max, Math.max(2 * nanos, max / 16)) : nanos / 2;
     }
 }

@@ -258,7 +258,7 @@ public final class ThreadWorker implements Worker {
                 break;
             }
         }
-        idleSpin.spun(execution != null);
+        idleSpin.ended(start, budget, execution != null);
         if (execution != null || lifecycle != OPEN) {
             return execution;
         }

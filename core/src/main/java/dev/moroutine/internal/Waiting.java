@@ -48,11 +48,11 @@ final class Waiting {
         long start = System.nanoTime();
         for (int spins = 1; pause(start, spins, limit); spins++) {
             if (future.isDone()) {
-                budget.spun(true);
+                budget.ended(start, limit, true);
                 return;
             }
         }
-        budget.spun(false);
+        budget.ended(start, limit, false);
     }
 
     /**
