@@ -42,6 +42,10 @@ public class Call<R> implements Task<R> {
         if (task instanceof Call<R> call) {
             return call;
         }
+        if (task instanceof ChannelImpl<?> channel) {
+            throw new IllegalArgumentException(channel + " is not run by itself: pass it as the Stream or Iterable argument"
+                    + " of the tasks that consume it, or join() it to consume it on this thread");
+        }
         throw new IllegalArgumentException(task.getClass().getName() + " is not a task made by a moroutine; "
                 + "make tasks with a moroutine's call(…) instead of implementing Task");
     }

@@ -37,6 +37,7 @@ public final class ChannelImpl<T> implements Channel<T> {
     private final Pipe.ProducerWait distributorWait = new Pipe.ProducerWait();
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean ended;
+    private volatile Throwable endFailure;
     private int cursor; // distributor thread only
     private final SpinBudget distributorSpin = new SpinBudget(50_000);
 
@@ -74,6 +75,14 @@ public final class ChannelImpl<T> implements Channel<T> {
             Thread.ofVirtual().name(name + "-distributor").start(this::distribute);
         }
         distributorWait.wake();
+        if (ended) { // the distributor may have taken its final snapshot before the add: end this pipe too
+            Throwable failed = endFailure;
+            if (failed == null) {
+                pipe.finish();
+            } else {
+                pipe.fail(failed);
+            }
+        }
         return new LiveStreamImpl<>(pipe, name);
     }
 
@@ -101,15 +110,26 @@ public final class ChannelImpl<T> implements Channel<T> {
             }
             while (items.hasNext()) {
                 T item = items.next();
-                Pipe<T> target = readyConsumer();
-                if (target == null) {
-                    return; // every consumer closed
+                for (;;) {
+                    Pipe<T> target = readyConsumer();
+                    if (target == null) {
+                        return; // every consumer closed
+                    }
+                    try {
+                        target.emit(item);
+                        break;
+                    } catch (java.util.concurrent.CancellationException closed) {
+                        if (!target.cancelled()) {
+                            throw closed;
+                        }
+                        // that consumer closed after it was chosen: the item goes to another one
+                    }
                 }
-                target.emit(item);
             }
         } catch (Throwable e) {
             failure = e;
         } finally {
+            endFailure = failure;
             ended = true;
             if (live != null) {
                 live.close();
@@ -162,12 +182,16 @@ public final class ChannelImpl<T> implements Channel<T> {
     }
 
     private boolean anyReady() {
+        boolean open = false;
         for (Pipe<T> consumer : consumers) {
-            if (consumer.cancelled() || consumer.hasRoom()) {
-                return true;
+            if (!consumer.cancelled()) {
+                open = true;
+                if (consumer.hasRoom()) {
+                    return true;
+                }
             }
         }
-        return false;
+        return !open;
     }
 
     @Override

@@ -32,7 +32,9 @@ import java.util.stream.StreamSupport;
  * pulls the source, and a guard so that it is consumed once. Every stream method delegates to that
  * JDK stream, so laziness, short-circuiting and {@code onClose} behave as for any stream.
  *
- * <p>The spliterator (reachable from every derived stream and iterator) is registered with a
+ * <p>A terminal operation called on the live stream itself ({@code toList()}, {@code findFirst()},
+ * {@code forEach}…) closes it when it returns, so a short-circuiting one stops the producer at
+ * once. The spliterator (reachable from every derived stream and iterator) is registered with a
  * {@link Cleaner}: if it becomes unreachable before the source ends, the source is cancelled, so a
  * loop left with {@code break} and no {@code close()} cannot hold a producer's worker forever.
  */
@@ -100,7 +102,11 @@ final class LiveStreamImpl<T> implements LiveStream<T> {
 
     @Override
     public void forEach(Consumer<? super T> action) {
-        claim().forEach(action);
+        try {
+            claim().forEach(action);
+        } finally {
+            close();
+        }
     }
 
     @Override
@@ -230,87 +236,155 @@ final class LiveStreamImpl<T> implements LiveStream<T> {
 
     @Override
     public void forEachOrdered(Consumer<? super T> action) {
-        claim().forEachOrdered(action);
+        try {
+            claim().forEachOrdered(action);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public Object[] toArray() {
-        return claim().toArray();
+        try {
+            return claim().toArray();
+        } finally {
+            close();
+        }
     }
 
     @Override
     public <A> A[] toArray(IntFunction<A[]> generator) {
-        return claim().toArray(generator);
+        try {
+            return claim().toArray(generator);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public T reduce(T identity, BinaryOperator<T> accumulator) {
-        return claim().reduce(identity, accumulator);
+        try {
+            return claim().reduce(identity, accumulator);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public Optional<T> reduce(BinaryOperator<T> accumulator) {
-        return claim().reduce(accumulator);
+        try {
+            return claim().reduce(accumulator);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public <U> U reduce(U identity, BiFunction<U, ? super T, U> accumulator, BinaryOperator<U> combiner) {
-        return claim().reduce(identity, accumulator, combiner);
+        try {
+            return claim().reduce(identity, accumulator, combiner);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public <R> R collect(Supplier<R> supplier, BiConsumer<R, ? super T> accumulator, BiConsumer<R, R> combiner) {
-        return claim().collect(supplier, accumulator, combiner);
+        try {
+            return claim().collect(supplier, accumulator, combiner);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public <R, A> R collect(Collector<? super T, A, R> collector) {
-        return claim().collect(collector);
+        try {
+            return claim().collect(collector);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public java.util.List<T> toList() {
-        return claim().toList();
+        try {
+            return claim().toList();
+        } finally {
+            close();
+        }
     }
 
     @Override
     public Optional<T> min(Comparator<? super T> comparator) {
-        return claim().min(comparator);
+        try {
+            return claim().min(comparator);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public Optional<T> max(Comparator<? super T> comparator) {
-        return claim().max(comparator);
+        try {
+            return claim().max(comparator);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public long count() {
-        return claim().count();
+        try {
+            return claim().count();
+        } finally {
+            close();
+        }
     }
 
     @Override
     public boolean anyMatch(Predicate<? super T> predicate) {
-        return claim().anyMatch(predicate);
+        try {
+            return claim().anyMatch(predicate);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public boolean allMatch(Predicate<? super T> predicate) {
-        return claim().allMatch(predicate);
+        try {
+            return claim().allMatch(predicate);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public boolean noneMatch(Predicate<? super T> predicate) {
-        return claim().noneMatch(predicate);
+        try {
+            return claim().noneMatch(predicate);
+        } finally {
+            close();
+        }
     }
 
     @Override
     public Optional<T> findFirst() {
-        return claim().findFirst();
+        try {
+            return claim().findFirst();
+        } finally {
+            close();
+        }
     }
 
     @Override
     public Optional<T> findAny() {
-        return claim().findAny();
+        try {
+            return claim().findAny();
+        } finally {
+            close();
+        }
     }
 
     @Override

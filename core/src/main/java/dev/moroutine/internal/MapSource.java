@@ -39,7 +39,10 @@ public final class MapSource implements ItemSource {
         this.tasks = tasks;
         this.concurrency = concurrency;
         this.signal = signal;
-        this.registration = signal == null ? null : signal.onAbort(() -> completed.add(ABORTED));
+        this.registration = signal == null ? null : signal.onAbort(() -> {
+            cancelInFlight();
+            completed.add(ABORTED);
+        });
     }
 
     /**
@@ -87,6 +90,13 @@ public final class MapSource implements ItemSource {
         } catch (CompletionException failure) {
             cancel();
             throw new TaskFailedException("a task of map failed: " + failure.getCause(), failure.getCause());
+        } catch (CancellationException stopped) {
+            cancel();
+            checkSignal();
+            Throwable why = stopped.getCause() instanceof CancellationException stored ? stored : stopped;
+            CancellationException here = new CancellationException("a task of map was cancelled: " + why.getMessage());
+            here.initCause(why);
+            throw here;
         }
     }
 
@@ -117,10 +127,14 @@ public final class MapSource implements ItemSource {
     @Override
     public void cancel() {
         cancelled = true;
+        cancelInFlight();
+        close();
+    }
+
+    private void cancelInFlight() {
         for (CompletableFuture<?> future : List.copyOf(inFlight)) {
             future.cancel(false); // skips tasks that have not started
         }
-        close();
     }
 
     private void close() {

@@ -39,11 +39,13 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     private static final int OPEN = 0;
     private static final int DONE = 1;
     private static final int CANCELLED = 2;
+    private static final int FAILING = 3; // fail() won the state: the failure is being published
     private static final int SPIN_NANOS = 50_000;
 
     private static final VarHandle STATE;
     private static final VarHandle CONSUMED;
     private static final VarHandle CONSUMER_PARKED;
+    private static final VarHandle PRODUCER;
 
     static {
         try {
@@ -51,6 +53,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             STATE = lookup.findVarHandle(Pipe.class, "state", int.class);
             CONSUMED = lookup.findVarHandle(Pipe.class, "consumed", long.class);
             CONSUMER_PARKED = lookup.findVarHandle(Pipe.class, "consumerParked", int.class);
+            PRODUCER = lookup.findVarHandle(Pipe.class, "producer", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -93,6 +96,8 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     private final ProducerWait producerWait;
     private final String description;
 
+    /** The one thread that may emit, claimed by the first emit. */
+    private Thread producer;
     /** Producer's count of emitted items; written by the producer only. */
     private long emitted;
     /** Consumer's count of taken items, published to the producer. */
@@ -130,6 +135,10 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             throw new NullPointerException("a null item was emitted into " + description
                     + "; streams carry non-null items only (wrap optional values in Optional)");
         }
+        Thread current = Thread.currentThread();
+        if (producer != current) {
+            claimProducer(current);
+        }
         if (emitted - (long) CONSUMED.getAcquire(this) >= highWaterMark || state != OPEN) {
             awaitRoom();
         }
@@ -137,6 +146,14 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         emitted++;
         VarHandle.fullFence(); // the item store before the read of consumerParked: see the class comment
         wakeConsumer();
+    }
+
+    private void claimProducer(Thread current) {
+        if (!PRODUCER.compareAndSet(this, null, current) && producer != current) {
+            throw new IllegalStateException(current.getName() + " emitted into " + description + ", whose producer is "
+                    + producer.getName() + ": an Emitter is used by its moroutine's own thread only (not from a parallel"
+                    + " stream or another thread); collect on that thread and emit from it");
+        }
     }
 
     @Override
@@ -155,6 +172,9 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
      * @param items the producer's stream
      */
     public void pump(Stream<? extends T> items) {
+        if (items == null) {
+            throw new NullPointerException("the streaming moroutine of " + description + " returned null instead of a Stream");
+        }
         try (Stream<? extends T> source = items) {
             Spliterator<? extends T> spliterator = source.spliterator();
             while (spliterator.tryAdvance(this::emit)) {
@@ -173,8 +193,9 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
 
     /** The producer failed (or was stopped): the consumer gets the items so far, then this. */
     void fail(Throwable cause) {
-        failure = cause;
-        if (STATE.compareAndSet(this, OPEN, DONE)) {
+        if (STATE.compareAndSet(this, OPEN, FAILING)) { // only the winner records a failure
+            failure = cause;
+            state = DONE;
             forceWakeConsumer();
         }
     }
@@ -184,8 +205,13 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         long start = System.nanoTime();
         boolean parked = false;
         for (int spins = 1; ; spins++) {
-            if (state == CANCELLED) {
+            int s = state;
+            if (s == CANCELLED) {
                 throw new CancellationException("the consumer of " + description + " closed it");
+            }
+            if (s != OPEN) {
+                throw new CancellationException(description + " has ended (its producer was stopped, or emitted after it"
+                        + " returned); nothing more can be emitted");
             }
             if (Thread.interrupted()) {
                 throw new CancellationException(description + " was stopped: its producer was interrupted");
@@ -233,7 +259,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                 return END;
             }
         }
-        CONSUMED.setRelease(this, ++consumedLocal);
+        CONSUMED.setVolatile(this, ++consumedLocal); // StoreLoad against the read of parked in wake()
         producerWait.wake();
         return item;
     }
@@ -250,7 +276,15 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                     consumerSpin.ended(start, budget, !parked);
                     return item;
                 }
-                if (state != OPEN) {
+                int s = state;
+                if (s == FAILING) {
+                    Thread.onSpinWait(); // the failure is being published
+                    continue;
+                }
+                if (s == CANCELLED) {
+                    return END; // the consumer closed: untaken items are dropped
+                }
+                if (s != OPEN) {
                     item = queue.poll(); // items emitted before the producer finished come first
                     return item != null ? item : end();
                 }
@@ -262,7 +296,11 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                     producerWait.wake(); // a stale read on the fast path may have left the producer asleep
                     if (queue.isEmpty() && state == OPEN) {
                         LockSupport.park(this);
-                        interrupted |= Thread.interrupted(); // like join(): waits on, keeps the interrupt
+                        if (Thread.interrupted()) { // a stopping worker, or a caller giving up: stop waiting
+                            interrupted = true;
+                            cancel();
+                            throw new CancellationException("interrupted while waiting for an item of " + description);
+                        }
                     }
                     consumerParked = 0;
                 }

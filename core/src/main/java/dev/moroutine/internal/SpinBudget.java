@@ -27,8 +27,11 @@ final class SpinBudget {
         this.nanos = this.max;
     }
 
-    /** The budget for the next wait. */
+    /** The budget for the next wait; none on a virtual thread, which would hold its carrier. */
     long next() {
+        if (Thread.currentThread().isVirtual()) {
+            return 0;
+        }
         return (++waits & 63) == 0 ? max : nanos;
     }
 

@@ -47,7 +47,9 @@ public final class StreamCall<T> extends Call<LiveStream<T>> implements StreamTa
         if (worker.thread() == Thread.currentThread()) {
             throw new IllegalStateException(Thread.currentThread().getName() + " would consume " + this
                     + ", whose producer must run on this same worker after the current task: it would wait for itself."
-                    + " Run the stream on another worker or pool");
+                    + " This happens when a stream task is piped into a task of the same moroutine (its dedicated"
+                    + " worker runs both) or assigned to the consumer's own worker: run the consumer on a pool,"
+                    + " or assign the producer to another worker");
         }
         Pipe<Object> pipe = new Pipe<>(highWaterMark > 0 ? highWaterMark : poolHighWaterMark, "stream of " + this);
         Execution<LiveStream<T>> producer = new Execution<>(this, pipe);

@@ -63,9 +63,15 @@ final class StreamPublisher<T> implements Flow.Publisher<T> {
 
         @Override
         public void request(long n) {
+            if (cancelled) {
+                return; // rule 3.6
+            }
             if (n <= 0) {
                 badRequest = new IllegalArgumentException("request(" + n + "): demand must be positive (Reactive Streams rule 3.9)");
                 cancelled = true;
+                if (items != null) {
+                    items.close(); // wakes a deliverer blocked on the next item
+                }
             } else {
                 long current;
                 do {
@@ -88,7 +94,7 @@ final class StreamPublisher<T> implements Flow.Publisher<T> {
             deliverer = Thread.currentThread();
             try (LiveStream<T> stream = items) {
                 Iterator<T> iterator = stream.iterator();
-                while (awaitDemand() && iterator.hasNext()) {
+                while (iterator.hasNext() && awaitDemand()) { // the end needs no demand (rule 1.5)
                     T item = iterator.next();
                     DEMAND.getAndAdd(this, -1L);
                     subscriber.onNext(item);

@@ -5,6 +5,8 @@ public final class Streams {
 
     /** Items in flight before a producer blocks, unless a task or a pool says otherwise. */
     public static final int DEFAULT_HIGH_WATER_MARK = 16;
+    /** Every stream allocates a buffer of this many slots; beyond this a bound stops being one. */
+    public static final int MAX_HIGH_WATER_MARK = 1 << 20;
 
     private Streams() {}
 
@@ -13,12 +15,16 @@ public final class Streams {
      *
      * @param highWaterMark the value
      * @return it
-     * @throws IllegalArgumentException if it is less than 1
+     * @throws IllegalArgumentException if it is less than 1 or more than {@link #MAX_HIGH_WATER_MARK}
      */
     public static int checkHighWaterMark(int highWaterMark) {
         if (highWaterMark < 1) {
             throw new IllegalArgumentException("highWaterMark must be at least 1 (items in flight before the producer"
                     + " blocks), was " + highWaterMark);
+        }
+        if (highWaterMark > MAX_HIGH_WATER_MARK) {
+            throw new IllegalArgumentException("highWaterMark must be at most " + MAX_HIGH_WATER_MARK
+                    + " (each stream allocates a buffer of that many slots), was " + highWaterMark);
         }
         return highWaterMark;
     }

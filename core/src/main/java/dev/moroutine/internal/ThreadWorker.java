@@ -185,7 +185,8 @@ public final class ThreadWorker implements Worker {
         Death death = null;
         boolean replaced = false;
         try {
-            try (WorkerContext context = new WorkerContext(name)) {
+            int highWaterMark = pool != null ? pool.highWaterMark() : Streams.DEFAULT_HIGH_WATER_MARK;
+        try (WorkerContext context = new WorkerContext(name, highWaterMark)) {
                 death = work(context);
                 Thread.interrupted(); // values are closed normally even after a forced stop
             }

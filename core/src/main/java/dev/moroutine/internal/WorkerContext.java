@@ -17,11 +17,13 @@ final class WorkerContext implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WorkerContext.class.getName());
 
     private final String workerName;
+    private final int highWaterMark;
     private final Map<Call<?>, Object> values = new IdentityHashMap<>();
     private final ArrayDeque<AutoCloseable> closeables = new ArrayDeque<>();
 
-    WorkerContext(String workerName) {
+    WorkerContext(String workerName, int highWaterMark) {
         this.workerName = workerName;
+        this.highWaterMark = highWaterMark;
     }
 
     /**
@@ -44,7 +46,7 @@ final class WorkerContext implements AutoCloseable {
                         resolved[i] = valueOf(task, call);
                     } else {
                         LiveStream<?> live = source instanceof StreamCall<?> stream
-                                ? stream.open(stream.defaultWorker(), Streams.DEFAULT_HIGH_WATER_MARK)
+                                ? stream.open(stream.defaultWorker(), highWaterMark)
                                 : ((ChannelImpl<?>) source).attach();
                         if (opened == null) {
                             opened = new ArrayList<>(2);

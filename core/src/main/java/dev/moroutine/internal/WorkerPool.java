@@ -150,6 +150,11 @@ public final class WorkerPool implements Runner {
                 + name + "; a balancer must return one of the handles it is given");
     }
 
+    /** Items in flight before a stream producer blocks, for streams run on this pool. */
+    int highWaterMark() {
+        return highWaterMark;
+    }
+
     @Override
     public List<WorkerHandle> workers() {
         return handles;

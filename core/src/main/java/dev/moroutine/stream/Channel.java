@@ -13,7 +13,9 @@ import dev.moroutine.Task;
  * skipped, so a slow one does not stall the others. Each consumer sees its items in source order.
  * The channel ends when the source is exhausted (every consumer then ends), when the source fails
  * (every consumer gets the failure), or when every consumer that attached has closed (the source
- * is then closed). Attaching to an ended channel throws {@link IllegalStateException}.
+ * is then closed). Attaching to an ended channel throws {@link IllegalStateException}. A consumer
+ * that stops early (closes its stream) drops the items already routed to it, at most its
+ * high-water mark: the channel never hands an item to two consumers, so it cannot take them back.
  *
  * <p>As a {@link Task}, {@link #join()} attaches a consumer on the calling thread.
  * Thread-safe.

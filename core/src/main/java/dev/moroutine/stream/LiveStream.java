@@ -22,10 +22,15 @@ import java.util.stream.Stream;
  * operation after the first, throws {@link IllegalStateException}. Taking an item blocks (spinning
  * briefly on a platform thread, then parking) until the producer emits one; a producer's failure
  * is thrown, after every item it emitted before it, as a {@link dev.moroutine.TaskFailedException}
- * (or a {@link java.util.concurrent.CancellationException} if its worker was stopped).
- * {@link #close()} stops the producer promptly if it has not finished; a stream that is dropped
- * without being closed or finished is closed when it is garbage collected, so close it (try-with-
- * resources) to free the producer's worker at once.
+ * (or a {@link java.util.concurrent.CancellationException} if its worker was stopped). If the
+ * waiting thread is interrupted, the stream is closed and a {@code CancellationException} is
+ * thrown with the interrupt status kept, so a stopping worker never stays blocked on a stream.
+ *
+ * <p>{@link #close()} stops the producer promptly if it has not finished. A terminal operation
+ * called on this stream itself ({@code toList()}, {@code findFirst()}, {@code forEach}…) closes it
+ * when it returns; after an iterator, or an operation chained off it ({@code limit(3).toList()}),
+ * close it yourself (try-with-resources). A stream that is dropped without being closed or
+ * finished is closed when it is garbage collected, which may be much later.
  *
  * @param <T> the item type
  */

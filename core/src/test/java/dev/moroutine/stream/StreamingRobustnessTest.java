@@ -1,0 +1,170 @@
+package dev.moroutine.stream;
+
+import static dev.moroutine.Moroutine.*;
+import static dev.moroutine.stream.Streaming.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.moroutine.Mo1;
+import dev.moroutine.PoolOptions;
+import dev.moroutine.Runner;
+import dev.moroutine.Task;
+import dev.moroutine.WorkerHandle;
+import dev.moroutine.testing.NoLeakedWorkers;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Regressions from a review of the streaming code: each test once failed. */
+@ExtendWith(NoLeakedWorkers.class)
+@Timeout(120)
+class StreamingRobustnessTest {
+
+    static final StreamMo1<AtomicLong, Long> counting = emitting((AtomicLong progress, Emitter<Long> out) -> {
+        for (long i = 0; ; i++) {
+            out.emit(i);
+            progress.set(i + 1);
+        }
+    });
+    static final StreamMo1<Integer, Integer> upTo = streaming(n -> IntStream.range(0, n).boxed());
+    static final StreamMo1<Integer, Integer> fromParallel = emitting((Integer n, Emitter<Integer> out) ->
+            IntStream.range(0, n).parallel().forEach(out::emit));
+    static final StreamMo1<CountDownLatch, Integer> slow = emitting((CountDownLatch gate, Emitter<Integer> out) -> {
+        gate.await();
+        out.emit(1);
+    });
+    static final Mo1<Stream<Integer>, Integer> firstThenQuit = mo(in -> in.findFirst().orElse(-1));
+    static final Mo1<Stream<Integer>, Long> countAll = mo(Stream::count);
+
+    /**
+     * The consumer takes an item and then waits for the producer's next step: a wake lost between
+     * the consumer's count and the producer's park would stall the producer with room in the pipe.
+     */
+    @Test
+    void aProducerIsAlwaysWokenWhenTheConsumerMakesRoom() {
+        int hwm = 2;
+        AtomicLong progress = new AtomicLong();
+        SplittableRandom random = new SplittableRandom(42);
+        try (LiveStream<Long> items = counting.call(progress).withHighWaterMark(hwm).join()) {
+            Iterator<Long> it = items.iterator();
+            for (long k = 0; k < 20_000; k++) {
+                long pause = random.nextBoolean() ? 20_000 : random.nextInt(2_000);
+                long until = System.nanoTime() + pause;
+                while (System.nanoTime() < until) Thread.onSpinWait();
+                assertEquals(k, it.next());
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (progress.get() < k + hwm + 1) {
+                    if (System.nanoTime() > deadline) fail("step " + k + ": the producer stayed parked with room in the pipe");
+                    Thread.onSpinWait();
+                }
+            }
+        }
+    }
+
+    @RepeatedTest(10)
+    void oneChannelConsumerQuittingEarlyDoesNotFailTheOthers() {
+        Channel<Integer> channel = channel(upTo.call(20_000), 4);
+        try (Runner pool = workers(3)) {
+            List<CompletableFuture<?>> results = new ArrayList<>();
+            WorkerHandle first = pool.workers().get(0);
+            results.add(pool.submit(assign(first, firstThenQuit.call(channel))));
+            long received = 0;
+            List<CompletableFuture<Long>> counts = new ArrayList<>();
+            for (int i = 1; i < 3; i++) counts.add(pool.submit(assign(pool.workers().get(i), countAll.call(channel))));
+            results.forEach(CompletableFuture::join);
+            for (CompletableFuture<Long> count : counts) received += count.join();
+            assertTrue(received > 19_000 && received < 20_000, "the others got the rest (all but the quitter's share): " + received);
+        }
+    }
+
+    @Test
+    void aPublisherCompletesWithoutExtraDemand() throws Exception {
+        CompletableFuture<List<Integer>> done = new CompletableFuture<>();
+        upTo.call(3).publisher().subscribe(new Flow.Subscriber<>() {
+            final List<Integer> items = new ArrayList<>();
+
+            @Override
+            public void onSubscribe(Flow.Subscription s) {
+                s.request(3);
+            }
+
+            @Override
+            public void onNext(Integer item) {
+                items.add(item);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                done.completeExceptionally(t);
+            }
+
+            @Override
+            public void onComplete() {
+                done.complete(items);
+            }
+        });
+        assertEquals(List.of(0, 1, 2), done.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aShortCircuitingTerminalOperationStopsTheProducerSoClosingThePoolDoesNotWait() {
+        try (Runner pool = workers(1)) {
+            assertEquals(0, pool.run(upTo.call(1_000_000)).findFirst().orElseThrow());
+        } // before the fix, close() waited for a GC to release the producer
+    }
+
+    @Test
+    void terminatingThePoolEndsAWorkerThatIsConsumingAStream() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        Runner pool = workers(1);
+        CompletableFuture<Long> consuming = pool.submit(countAll.call(slow.call(never)));
+        Thread worker = pool.workers().get(0).thread();
+        awaitState(worker, Thread.State.WAITING);
+        pool.terminate();
+        assertThrows(CancellationException.class, consuming::join);
+        worker.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(worker.isAlive(), "the worker stopped waiting for items");
+        never.countDown();
+    }
+
+    @Test
+    void emittingFromAnotherThreadIsRefused() {
+        var e = assertThrows(dev.moroutine.TaskFailedException.class, () -> fromParallel.call(10_000).join().count());
+        assertTrue(e.getCause().getMessage().contains("an Emitter is used by its moroutine's own thread only"),
+                e.getCause().getMessage());
+    }
+
+    @Test
+    void clearMessagesForMisuse() {
+        IllegalArgumentException huge = assertThrows(IllegalArgumentException.class,
+                () -> upTo.call(1).withHighWaterMark(Integer.MAX_VALUE));
+        assertTrue(huge.getMessage().contains("must be at most 1048576"), huge.getMessage());
+        try (Runner pool = workers(1, PoolOptions.defaults())) {
+            Channel<Integer> channel = channel(List.of(1, 2));
+            @SuppressWarnings("unchecked")
+            Task<Object> asTask = (Task<Object>) (Task<?>) channel;
+            IllegalArgumentException notRunnable = assertThrows(IllegalArgumentException.class, () -> pool.run(asTask));
+            assertTrue(notRunnable.getMessage().contains("is not run by itself"), notRunnable.getMessage());
+        }
+    }
+
+    private static void awaitState(Thread thread, Thread.State state) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != state) {
+            if (System.nanoTime() > deadline) fail(thread.getName() + " stayed " + thread.getState());
+            Thread.onSpinWait();
+        }
+    }
+}
