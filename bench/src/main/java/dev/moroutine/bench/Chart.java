@@ -38,8 +38,9 @@ import org.jfree.data.statistics.DefaultBoxAndWhiskerCategoryDataset;
  * Draws {@code chart.png} with JFreeChart, headless: on top, moroutine's ratio to the best peer for
  * every shape (a log scale centred on 1: right of it moroutine is ahead); below, one box plot per
  * shape of every system's iterations (the box is the middle half, the line in it the median, the
- * whiskers the range), moroutine in blue, the JDK's peers in grey, Piscina in green, the seed's
- * figure (measured on another machine) in orange.
+ * whiskers the range), moroutine in blue, the JDK's peers in grey, Piscina in green, an upper
+ * bound that is not a peer (a spinning queue) in lilac, the seed's figure (measured on another
+ * machine) in orange.
  */
 public final class Chart {
 
@@ -52,6 +53,7 @@ public final class Chart {
     private static final Color PEER = new Color(0x8a8a8a);
     private static final Color PISCINA = new Color(0x3c9a3c);
     private static final Color SEED = new Color(0xe08a1e);
+    private static final Color BOUND = new Color(0xb39ddb);
     private static final Color AHEAD = new Color(0x2e8b57);
     private static final Color BEHIND = new Color(0xc0392b);
 
@@ -211,6 +213,9 @@ public final class Chart {
     private static Color color(Row r) {
         if (r.role() == Role.REFERENCE) {
             return SEED;
+        }
+        if (r.role() == Role.BOUND) {
+            return BOUND;
         }
         if (r.role() == Role.MOROUTINE) {
             return MOROUTINE;

@@ -53,6 +53,8 @@ public final class ResultsTable {
         PEER,
         /** What the others are measured against (the sequential run of the CPU-bound shape). */
         BASELINE,
+        /** An upper bound rather than a peer (a hand-off that spins and never parks); shown, never compared. */
+        BOUND,
         /** A figure measured elsewhere (the seed's); shown, never compared. */
         REFERENCE
     }
@@ -253,6 +255,9 @@ public final class ResultsTable {
                 Statistics all = primary.getStatistics();
                 row = row.withLatency(all.getPercentile(50), all.getPercentile(90), all.getPercentile(99), all.getN());
             }
+            if (placement.role() == Role.BOUND) {
+                row = row.withNote(BOUND_NOTE);
+            }
             double minShare = secondary(run, FanOutBenchmark.MIN_SHARE);
             if (!Double.isNaN(minShare)) {
                 row = row.withShares(minShare, secondary(run, FanOutBenchmark.MAX_SHARE));
@@ -300,7 +305,10 @@ public final class ResultsTable {
         String benchmark = params.getBenchmark();
         String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
         String system = params.getParam("system");
-        Role role = system != null && system.startsWith(Dispatcher.MOROUTINE) ? Role.MOROUTINE : Role.PEER;
+        Role role = system == null ? Role.PEER
+                : system.startsWith(Dispatcher.MOROUTINE) ? Role.MOROUTINE
+                : system.equals(Transport.SPSC) ? Role.BOUND
+                : Role.PEER;
         return switch (method) {
             case "pingPong" -> new Placement(Shapes.PING_PONG, system, role);
             case "pipelined" -> new Placement(Integer.parseInt(params.getParam("inFlight")) == 64
@@ -379,6 +387,9 @@ public final class ResultsTable {
 
     // ------------------------------------------------------------------------------------ the seed
 
+    /** The note on an upper-bound row. */
+    public static final String BOUND_NOTE = "upper bound, not a peer: both threads spin and never park (two busy cores)";
+
     /** Where the seed's figures come from. */
     public static final String SEED_SYSTEM = "seed (Node.js moroutine)";
     /** The note on the seed's figures. */
@@ -427,7 +438,8 @@ public final class ResultsTable {
             case MOROUTINE -> SYSTEM_ORDER.size();
             case BASELINE -> SYSTEM_ORDER.size() + 1;
             case PEER -> SYSTEM_ORDER.size() + 2;
-            case REFERENCE -> SYSTEM_ORDER.size() + 3;
+            case BOUND -> SYSTEM_ORDER.size() + 3;
+            case REFERENCE -> SYSTEM_ORDER.size() + 4;
         };
     }
 
@@ -477,9 +489,14 @@ public final class ResultsTable {
      * @return a Markdown table with its legend
      */
     public static String summary(List<Row> rows) {
+        boolean bounds = rows.stream().anyMatch(r -> r.role() == Role.BOUND);
         List<List<String>> cells = new ArrayList<>();
-        cells.add(List.of("shape", "unit", "moroutine: median (spread)", "best peer: median (spread)",
-                "moroutine ÷ best peer", "Piscina (this machine)", "seed (another machine)"));
+        List<String> titles = new ArrayList<>(List.of("shape", "unit", "moroutine: median (spread)",
+                "best peer: median (spread)", "moroutine ÷ best peer", "Piscina (this machine)", "seed (another machine)"));
+        if (bounds) {
+            titles.add("upper bound: spinning SPSC queue");
+        }
+        cells.add(titles);
         for (Map.Entry<Shape, List<Row>> entry : byShape(rows).entrySet()) {
             Shape shape = entry.getKey();
             List<Row> table = entry.getValue();
@@ -490,7 +507,7 @@ public final class ResultsTable {
                             : Double.NEGATIVE_INFINITY));
             Optional<Row> seed = table.stream().filter(r -> r.role() == Role.REFERENCE).findFirst();
             String unit = shape.kind() == Kind.TIME ? "speed-up over sequential" : shape.unit();
-            cells.add(List.of(
+            List<String> line = new ArrayList<>(List.of(
                     shape.title(),
                     unit + (shape.kind().higherIsBetter() ? ", higher is better" : ", lower is better"),
                     moroutine.map(ResultsTable::headline).orElse("–"),
@@ -498,11 +515,17 @@ public final class ResultsTable {
                     moroutine.flatMap(m -> best.map(b -> verdict(ratio(m, b)))).orElse("–"),
                     piscina.map(p -> p.ran() ? headline(p) : p.note()).orElse(""),
                     seed.map(s -> num(s.median())).orElse("")));
+            if (bounds) {
+                line.add(table.stream().filter(r -> r.role() == Role.BOUND).findFirst().map(ResultsTable::headline).orElse(""));
+            }
+            cells.add(line);
         }
         return markdown(cells, 2) + "\n"
                 + "\"moroutine ÷ best peer\": how many times better moroutine's median is than the best peer's (the"
                 + " best of the JDK's and Piscina's; for latency and time, the peer's median over moroutine's): above"
-                + " 1 moroutine is ahead, below 1 it is behind. The spread is the lowest and the highest iteration.\n";
+                + " 1 moroutine is ahead, below 1 it is behind. The spread is the lowest and the highest iteration."
+                + (bounds ? " The spinning SPSC queue is an upper bound for a bounded hand-off (both threads spin, never"
+                        + " park), not a peer." : "") + "\n";
     }
 
     /** A row's headline value and its spread. */

@@ -35,7 +35,8 @@ class ResultsTableTest {
         rows.add(row(Shapes.PING_PONG, Dispatcher.MOROUTINE, Role.MOROUTINE, 0.5, 0.4, 0.6).withLatency(0.5, 0.7, 2, 1000));
         rows.add(row(Shapes.STREAM, Dispatcher.MOROUTINE, Role.MOROUTINE, 8, 10, 9));
         rows.add(row(Shapes.STREAM, "ArrayBlockingQueue(16)", Role.PEER, 0.4, 0.5, 0.6));
-        rows.add(row(Shapes.STREAM, "JCTools SpscArrayQueue(16), spinning", Role.PEER, 20, 40, 30));
+        rows.add(row(Shapes.STREAM, "JCTools SpscArrayQueue(16), spinning", Role.BOUND, 200, 400, 300));
+        rows.add(row(Shapes.STREAM, "SubmissionPublisher (buffer 256)", Role.PEER, 20, 40, 30));
         rows.add(row(Shapes.CPU, CpuBoundBenchmark.SEQUENTIAL, Role.BASELINE, 8, 8, 8));
         rows.add(row(Shapes.CPU, Dispatcher.MOROUTINE, Role.MOROUTINE, 4, 5, 4.5));
         rows.add(row(Shapes.CPU, Dispatcher.FORK_JOIN_POOL, Role.PEER, 4.4, 4.4, 4.4));
