@@ -46,7 +46,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * <p>Run from the repository root (the {@code bench} profile calls this class at {@code package},
  * on the JDK 25 toolchain):
  * <pre>
- * mvn -q -Pbench -DskipTests package                            # quick: about 4 minutes on 2 cores
+ * mvn -q -Pbench -DskipTests package                            # quick: about 3 minutes on 2 cores
  * mvn -q -Pbench -DskipTests package -Dbench.mode=full          # about 35 minutes
  * mvn -q -Pbench -DskipTests package -Dbench.include=FanOut     # a regular expression over benchmark names
  * </pre>
