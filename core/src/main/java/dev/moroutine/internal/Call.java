@@ -129,8 +129,18 @@ public class Call<R> implements Task<R> {
 
     private Execution<R> send(Worker worker) {
         Execution<R> execution = new Execution<>(this, null);
-        worker.dispatch(execution);
+        dispatch(worker, execution);
         return execution;
+    }
+
+    /** Hands an execution to a worker; if refused, fails it, so what it attached is released. */
+    static void dispatch(Worker worker, Execution<?> execution) {
+        try {
+            worker.dispatch(execution);
+        } catch (RuntimeException refused) {
+            execution.completeExceptionally(refused);
+            throw refused;
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.moroutine.internal;
 
+import dev.moroutine.stream.LiveStream;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -21,10 +22,42 @@ public final class Execution<R> extends CompletableFuture<R> {
     /** Written once by the dispatching thread before the queue hand-off. */
     private Worker worker;
 
-    /** An execution of {@code call}; for a streaming call, {@code pipe} takes its items. */
+    /** Consumer ends of the channels among the arguments, attached at dispatch; null if none. */
+    private final LiveStream<?>[] channelEnds;
+
+    /**
+     * An execution of {@code call}; for a streaming call, {@code pipe} takes its items. A channel
+     * argument gets its consumer attached now, at dispatch, as in the seed: a consumer whose task
+     * starts late still gets its share instead of finding the channel ended.
+     */
     Execution(Call<R> call, Pipe<Object> pipe) {
         this.call = call;
         this.pipe = pipe;
+        this.channelEnds = attachChannels(call.args());
+        if (channelEnds != null) {
+            whenComplete((ignored, failure) -> closeAll(channelEnds)); // also when it never runs
+        }
+    }
+
+    private static LiveStream<?>[] attachChannels(Object[] args) {
+        LiveStream<?>[] ends = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof TaskArg taskArg && taskArg.task() instanceof ChannelImpl<?> channel) {
+                if (ends == null) {
+                    ends = new LiveStream<?>[args.length];
+                }
+                ends[i] = channel.attach();
+            }
+        }
+        return ends;
+    }
+
+    private static void closeAll(LiveStream<?>[] ends) {
+        for (LiveStream<?> end : ends) {
+            if (end != null) {
+                end.close();
+            }
+        }
     }
 
     Call<R> call() {
@@ -72,7 +105,7 @@ public final class Execution<R> extends CompletableFuture<R> {
         }
         R result;
         try {
-            result = (R) context.invoke(call, pipe);
+            result = (R) context.invoke(call, pipe, channelEnds);
         } catch (VirtualMachineError fatal) {
             throw fatal;
         } catch (Throwable failure) {

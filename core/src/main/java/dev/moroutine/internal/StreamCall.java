@@ -59,7 +59,7 @@ public final class StreamCall<T> extends Call<LiveStream<T>> implements StreamTa
             }
         });
         pipe.onCancel(() -> producer.cancel("the consumer closed the stream"));
-        worker.dispatch(producer);
+        dispatch(worker, producer);
         return new LiveStreamImpl<>(pipe, "stream of " + this);
     }
 

@@ -29,9 +29,9 @@ final class WorkerContext implements AutoCloseable {
     /**
      * Runs a call's function on this worker: task-args are replaced by their cached values (run
      * once per worker), stream task-args and channels by live streams opened for this call only
-     * and closed when it returns.
+     * (a channel's end was usually attached at dispatch: {@code channelEnds}) and closed when it returns.
      */
-    Object invoke(Call<?> call, Pipe<Object> pipe) throws Exception {
+    Object invoke(Call<?> call, Pipe<Object> pipe, LiveStream<?>[] channelEnds) throws Exception {
         Object[] args = call.args();
         Object[] resolved = args;
         List<LiveStream<?>> opened = null;
@@ -47,7 +47,9 @@ final class WorkerContext implements AutoCloseable {
                     } else {
                         LiveStream<?> live = source instanceof StreamCall<?> stream
                                 ? stream.open(stream.defaultWorker(), highWaterMark)
-                                : ((ChannelImpl<?>) source).attach();
+                                : channelEnds != null && channelEnds[i] != null
+                                        ? channelEnds[i]
+                                        : ((ChannelImpl<?>) source).attach();
                         if (opened == null) {
                             opened = new ArrayList<>(2);
                         }
@@ -70,7 +72,7 @@ final class WorkerContext implements AutoCloseable {
             return value;
         }
         try {
-            value = invoke(taskArg, null);
+            value = invoke(taskArg, null, null);
         } catch (VirtualMachineError fatal) {
             throw fatal;
         } catch (Throwable e) {

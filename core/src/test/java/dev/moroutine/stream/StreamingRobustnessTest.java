@@ -89,6 +89,16 @@ class StreamingRobustnessTest {
         }
     }
 
+    /** Consumers attach when their task is dispatched, so one that starts after the source ran dry still gets its share. */
+    @RepeatedTest(5)
+    void aChannelConsumerWhoseTaskStartsLateGetsItsShare() {
+        Channel<Integer> channel = channel(List.of(1, 2, 3, 4, 5, 6, 7, 8), 2);
+        try (Runner pool = workers(1)) { // the second task waits until the first is done
+            List<Long> counts = pool.runAll(List.of(countAll.call(channel), countAll.call(channel)));
+            assertEquals(8, counts.get(0) + counts.get(1), "every item reached one of them: " + counts);
+        }
+    }
+
     @Test
     void aPublisherCompletesWithoutExtraDemand() throws Exception {
         CompletableFuture<List<Integer>> done = new CompletableFuture<>();
