@@ -30,7 +30,7 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * The lifecycle only moves forward. A dispatch is refused unless OPEN. A producer whose offer races
  * with the stop fences, re-reads the lifecycle and cancels its own execution when STOPPED; the
  * thread that ends the worker sets STOPPED and then drains the queue, cancelling what it finds. So
- * no accepted execution is left unfinished. {@code current} is written before the worker thread
+ * no accepted execution is left unfinished. {@code progress.current} is written before the worker thread
  * re-checks the lifecycle, and {@link #forceStop} reads it after setting STOPPED, so a running
  * execution is either seen (and failed) by the stopper or never started.
  *
@@ -54,14 +54,12 @@ public final class ThreadWorker implements Worker {
 
     private static final VarHandle LIFECYCLE;
     private static final VarHandle PARKED;
-    private static final VarHandle COMPLETED;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             LIFECYCLE = lookup.findVarHandle(ThreadWorker.class, "lifecycle", int.class);
             PARKED = lookup.findVarHandle(ThreadWorker.class, "parked", int.class);
-            COMPLETED = lookup.findVarHandle(ThreadWorker.class, "completed", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -72,19 +70,15 @@ public final class ThreadWorker implements Worker {
     private final int index;
     private final WorkerPool pool;
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private final Runnable markTaken = this::markTaken;
+    private final WorkerProgress progress = new WorkerProgress();
+    private final Runnable markTaken = progress::markTaken;
     private final SpinBudget idleSpin = new SpinBudget(SPIN_NANOS);
     private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
     private volatile Thread thread;
-    private volatile Execution<?> current;
     private volatile String stopReason = "worker stopped";
-    /** Executions taken off the queue and finished; written only by the worker thread, read by balancers. */
-    private volatile long completed;
-    /** The worker thread's own copy of {@code completed}. */
-    private long taken;
     private int generation;
 
     ThreadWorker(String name, int index, WorkerPool pool) {
@@ -129,7 +123,7 @@ public final class ThreadWorker implements Worker {
 
     @Override
     public int activeCount() {
-        long done = (long) COMPLETED.getAcquire(this);
+        long done = progress.completed();
         return (int) Math.max(0, queue.currentProducerIndex() - done);
     }
 
@@ -155,7 +149,7 @@ public final class ThreadWorker implements Worker {
     void forceStop(String reason) {
         stopReason = reason;
         lifecycle = STOPPED;
-        Execution<?> running = current;
+        Execution<?> running = progress.current;
         if (running != null) {
             running.cancel(reason + " while this task was running; it was interrupted");
         }
@@ -224,30 +218,25 @@ public final class ThreadWorker implements Worker {
                     continue;
                 }
             }
-            current = execution;
-            long before = taken;
+            progress.current = execution;
+            long before = progress.taken;
             try {
                 if (lifecycle == STOPPED) {
-                    markTaken();
+                    progress.markTaken();
                     execution.cancel(stopReason + " before this task started");
                 } else {
                     execution.run(context, markTaken);
                 }
             } catch (VirtualMachineError error) {
-                if (taken == before) {
-                    markTaken();
+                if (progress.taken == before) {
+                    progress.markTaken();
                 }
                 return new Death(execution, error);
             } finally {
-                current = null;
+                progress.current = null;
                 Thread.interrupted(); // an interrupt aimed at this task must not reach the next one
             }
         }
-    }
-
-    /** Counts one execution off the queue; the worker thread's only write to {@code completed}. */
-    private void markTaken() {
-        COMPLETED.setRelease(this, ++taken);
     }
 
     private Execution<?> idle() {
@@ -278,7 +267,7 @@ public final class ThreadWorker implements Worker {
         lifecycle = STOPPED;
         Execution<?> execution;
         while ((execution = queue.poll()) != null) {
-            markTaken();
+            progress.markTaken();
             execution.cancel(stopReason + " before this task started");
         }
         stopped.countDown();
