@@ -233,7 +233,7 @@ public final class ThreadWorker implements Worker {
                 }
                 return new Death(execution, error);
             } finally {
-                progress.current = null;
+                progress.clearCurrent();
                 Thread.interrupted(); // an interrupt aimed at this task must not reach the next one
             }
         }

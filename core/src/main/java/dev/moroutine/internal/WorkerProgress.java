@@ -36,10 +36,13 @@ abstract class WorkerProgressPad {
 /** The fields: see {@link WorkerProgress}. */
 abstract class WorkerProgressFields extends WorkerProgressPad {
     private static final VarHandle COMPLETED;
+    private static final VarHandle CURRENT;
 
     static {
         try {
-            COMPLETED = MethodHandles.lookup().findVarHandle(WorkerProgressFields.class, "completed", long.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            COMPLETED = lookup.findVarHandle(WorkerProgressFields.class, "completed", long.class);
+            CURRENT = lookup.findVarHandle(WorkerProgressFields.class, "current", Execution.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -51,6 +54,14 @@ abstract class WorkerProgressFields extends WorkerProgressPad {
     private volatile long completed;
     /** The worker thread's own copy of {@code completed}. */
     long taken;
+
+    /**
+     * Forgets the finished execution. A release store is enough: only setting {@code current}
+     * takes part in the hand-shake with a force-stop (a volatile store, then the lifecycle read).
+     */
+    final void clearCurrent() {
+        CURRENT.setRelease(this, (Execution<?>) null);
+    }
 
     /** Counts one execution off the queue; the worker thread's only write to {@code completed}. */
     final void markTaken() {
