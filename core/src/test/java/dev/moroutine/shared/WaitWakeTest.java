@@ -71,6 +71,35 @@ class WaitWakeTest {
         assertEquals(0, a.wake(), "timed-out waiters left the queue");
     }
 
+    /**
+     * A woken {@code waitAsync} with a long timeout leaves nothing behind: its timeout is cancelled
+     * with it, so the future (and its waiter) can be collected long before the timeout.
+     */
+    @Test
+    void aWokenTimedWaitAsyncIsNotRetainedUntilItsTimeout() throws Exception {
+        Int32Atomic a = int32Atomic();
+        int waits = 1_000;
+        List<java.lang.ref.WeakReference<CompletableFuture<WaitResult>>> refs = new ArrayList<>(waits);
+        for (int i = 0; i < waits; i++) {
+            CompletableFuture<WaitResult> f = a.waitAsync(0, Duration.ofHours(1));
+            assertEquals(1, a.wake());
+            assertEquals(WaitResult.OK, f.get(30, TimeUnit.SECONDS));
+            refs.add(new java.lang.ref.WeakReference<>(f));
+        }
+        long start = System.nanoTime();
+        for (;;) {
+            System.gc();
+            long alive = refs.stream().filter(r -> r.get() != null).count();
+            if (alive == 0) {
+                return;
+            }
+            if (System.nanoTime() - start > DEADLINE_NANOS) {
+                fail(alive + " of " + waits + " woken waitAsync futures are still reachable");
+            }
+            Thread.yield();
+        }
+    }
+
     @Test
     void okWhenWoken() throws Exception {
         Int32Atomic a = int32Atomic();
