@@ -4,6 +4,7 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.Runner;
@@ -11,9 +12,11 @@ import java.lang.foreign.MemorySegment;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /** Structs from records, tuples, and every way of nesting them, here and on a worker. */
+@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class StructTupleTest {
 
