@@ -7,6 +7,8 @@ import java.lang.invoke.VarHandle;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * Everything a moroutine is behind its typed {@code MoN} face: where it was made, its identity
@@ -203,7 +205,9 @@ public final class Definition {
     }
 
     private String resolveId() {
-        Field unreadable = null;
+        // A field dev.moroutine cannot read may be the one that holds this moroutine, or another of
+        // the same type: the message names them all, since none can be told apart without reading it.
+        SortedSet<String> unreadable = new TreeSet<>();
         Field unassigned = null;
         for (Field field : declaringClass.getDeclaredFields()) {
             int modifiers = field.getModifiers();
@@ -211,14 +215,14 @@ public final class Definition {
                 continue;
             }
             if (!field.trySetAccessible()) {
-                unreadable = field;
+                unreadable.add(field.getName());
                 continue;
             }
             Object value;
             try {
                 value = field.get(null);
             } catch (IllegalAccessException e) {
-                unreadable = field;
+                unreadable.add(field.getName());
                 continue;
             }
             if (value == moroutine) {
@@ -231,9 +235,12 @@ public final class Definition {
             }
         }
         String where = "the moroutine made at " + site + " (in " + declaringClass.getName() + ")";
-        if (unreadable != null) {
-            throw new IllegalStateException(where + " could not be looked up: its field " + unreadable.getName()
-                    + " is not accessible to module dev.moroutine; add `opens " + declaringClass.getPackageName()
+        if (!unreadable.isEmpty()) {
+            String fields = unreadable.size() == 1
+                    ? "its field " + unreadable.first() + " is"
+                    : "its fields " + String.join(", ", unreadable) + " (one of which should hold it) are";
+            throw new IllegalStateException(where + " could not be looked up: " + fields
+                    + " not accessible to module dev.moroutine; add `opens " + declaringClass.getPackageName()
                     + " to dev.moroutine;` to your module-info.java (or make both the class and the field public"
                     + " in an exported package)");
         }

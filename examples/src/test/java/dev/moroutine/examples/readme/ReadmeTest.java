@@ -13,6 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every {@code ```java} block of the README is a verbatim region of a compiled source file, so no
@@ -43,6 +45,23 @@ class ReadmeTest {
                     "README block " + count + " is not a region of any source file:\n" + blocks.group(1));
         }
         assertTrue(count >= 5, "expected the README's examples, found " + count + " java blocks");
+    }
+
+    /**
+     * "Use it in your project" shows the files of the integration test that {@code mvn verify} builds
+     * and runs as a separate project, byte for byte (the pom's version is filled in by the invoker).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"pom.xml", "src/main/java/module-info.java", "src/main/java/com/example/app/Main.java"})
+    void theProjectInUseItInYourProjectIsTheTestedOne(String file) throws IOException {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        Matcher shown = Pattern.compile("`" + Pattern.quote(file) + "`:\\n\\n```\\w+\\n(.*?)```", Pattern.DOTALL).matcher(readme);
+        assertTrue(shown.find(), "the README shows " + file + " under a line `" + file + "`:");
+        String version = System.getProperty("moroutine.version");
+        assertNotNull(version, "the build passes the project's version as the system property moroutine.version");
+        String tested = Files.readString(ROOT.resolve("examples/src/it/use-it-in-your-project").resolve(file))
+                .replace("@project.version@", version);
+        assertEquals(tested, shown.group(1));
     }
 
     private static List<String> normalise(String text) {
