@@ -24,6 +24,10 @@ import java.util.function.Supplier;
  * the deliverer's, after it closed the stream ({@code subscribe}'s when the run was refused). It
  * sends nothing after {@code cancel()}; else the bad request's {@link IllegalArgumentException};
  * else how the stream ended.
+ *
+ * <h2>Letting go</h2>
+ * {@code cancel()} and the terminal signal drop the subscriber (rule 3.13): the delivery may stay
+ * reachable a while (from the ended deliverer thread, whose task it is), the subscriber does not.
  */
 final class StreamPublisher<T> implements Flow.Publisher<T> {
 
@@ -69,7 +73,8 @@ final class StreamPublisher<T> implements Flow.Publisher<T> {
         /** The run's items; null when it was refused. */
         private final LiveStream<T> items;
         private final Iterator<T> iterator;
-        private final Flow.Subscriber<? super T> subscriber;
+        /** Null once cancelled or ended. */
+        private volatile Flow.Subscriber<? super T> subscriber;
         private volatile long demand;
         private volatile boolean cancelled;
         /** The first bad request; set once. */
@@ -105,6 +110,7 @@ final class StreamPublisher<T> implements Flow.Publisher<T> {
         @Override
         public void cancel() {
             cancelled = true;
+            subscriber = null;
             stop();
         }
 
@@ -121,12 +127,13 @@ final class StreamPublisher<T> implements Flow.Publisher<T> {
 
         void deliver() {
             deliverer = Thread.currentThread();
+            Flow.Subscriber<? super T> to = subscriber; // null only if already cancelled: nothing is signalled then
             RuntimeException failure = null;
             try (items) {
                 while (iterator.hasNext() && awaitDemand()) { // the end needs no demand (rule 1.5)
                     T item = iterator.next();
                     DEMAND.getAndAdd(this, -1L);
-                    subscriber.onNext(item);
+                    to.onNext(item);
                 }
             } catch (RuntimeException e) {
                 failure = e;
@@ -134,18 +141,20 @@ final class StreamPublisher<T> implements Flow.Publisher<T> {
             end(failure);
         }
 
-        /** Sends the terminal signal, unless cancelled. */
+        /** Sends the terminal signal, unless cancelled, and lets go of the subscriber. */
         void end(RuntimeException failure) {
-            if (cancelled) {
+            Flow.Subscriber<? super T> to = subscriber;
+            subscriber = null;
+            if (to == null || cancelled) {
                 return;
             }
             IllegalArgumentException bad = badRequest;
             if (bad != null) {
-                subscriber.onError(bad);
+                to.onError(bad);
             } else if (failure != null) {
-                subscriber.onError(failure);
+                to.onError(failure);
             } else {
-                subscriber.onComplete();
+                to.onComplete();
             }
         }
 

@@ -5,15 +5,18 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,6 +28,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class PublisherTest {
 
     static final StreamMo1<Long, Long> naturals = streaming(n -> LongStream.range(0, n).boxed());
+    /** Emits 0, then withholds the rest until the gate opens. */
+    static final StreamMo1<CountDownLatch, Long> gated = emitting((CountDownLatch gate, Emitter<Long> out) -> {
+        out.emit(0L);
+        gate.await();
+        for (long i = 1; ; i++) out.emit(i);
+    });
 
     /** A subscriber that records every signal, by name, and the thread of its terminal signal. */
     static final class Recorder implements Flow.Subscriber<Long> {
@@ -80,5 +89,80 @@ class PublisherTest {
             assertEquals(List.of("onSubscribe", "onError java.lang.IllegalArgumentException: request(" + n
                     + "): a subscriber must request at least 1 item (Reactive Streams rule 3.9)"), recorder.signals);
         }
+    }
+
+    /**
+     * Rule 3.13: the publisher side lets go of a cancelled subscriber, also when the delivering thread
+     * was waiting for the producer's next item when the subscription was cancelled; and of the
+     * subscription itself, so the run's stream, pipe and thread are not kept either.
+     */
+    @Test
+    void aCancelledSubscriberBecomesUnreachable() throws Exception {
+        for (int i = 0; i < Stress.scaled(10); i++) {
+            CountDownLatch gate = new CountDownLatch(1);
+            try {
+                Subscribed subscribed = subscribeTakeOneAndCancel(gated.call(gate).publisher());
+                assertTrue(collected(subscribed.subscriber(), Duration.ofSeconds(10)),
+                        "a cancelled subscriber is still reachable after a GC, run " + i);
+                assertTrue(collected(subscribed.subscription(), Duration.ofSeconds(10)),
+                        "a cancelled subscription is still reachable after a GC, run " + i);
+                assertEquals(List.of("onSubscribe", "onNext 0"), subscribed.signals());
+            } finally {
+                gate.countDown(); // the producer's next emit sees the cancellation
+            }
+        }
+    }
+
+    /** Once the subscriber is unreachable nothing can signal it: what it recorded is all it got. */
+    @Test
+    void nothingIsSignalledAfterCancelNotEvenABadRequestsError() throws Exception {
+        for (int i = 0; i < Stress.scaled(10); i++) {
+            Recorder recorder = new Recorder(s -> s.request(10), (s, item) -> {
+                s.cancel();
+                s.request(-1); // after cancel(): ignored (rule 3.6)
+            });
+            List<String> signals = recorder.signals;
+            WeakReference<Recorder> subscriber = new WeakReference<>(recorder);
+            naturals.call(Long.MAX_VALUE).publisher().subscribe(recorder);
+            recorder = null; // only the publisher may hold it now
+            assertTrue(collected(subscriber, Duration.ofSeconds(10)), "a cancelled subscriber is still reachable, run " + i);
+            assertEquals(List.of("onSubscribe", "onNext 0"), signals);
+        }
+    }
+
+    record Subscribed(WeakReference<Flow.Subscriber<Long>> subscriber, WeakReference<Flow.Subscription> subscription,
+            List<String> signals) {}
+
+    /**
+     * Subscribes with demand for two items, takes the first, waits until the delivering thread is
+     * parked for the second (which a {@link #gated} producer withholds), cancels from this thread and
+     * keeps only weak references to the subscriber and its subscription.
+     */
+    private static Subscribed subscribeTakeOneAndCancel(Flow.Publisher<Long> publisher) throws Exception {
+        CompletableFuture<Flow.Subscription> first = new CompletableFuture<>();
+        CompletableFuture<Thread> deliverer = new CompletableFuture<>();
+        Recorder recorder = new Recorder(s -> s.request(2), (s, item) -> {
+            deliverer.complete(Thread.currentThread());
+            first.complete(s);
+        });
+        publisher.subscribe(recorder);
+        Flow.Subscription subscription = first.get(10, TimeUnit.SECONDS);
+        Thread delivering = deliverer.get();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (delivering.getState() != Thread.State.WAITING && System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+        assertEquals(Thread.State.WAITING, delivering.getState(), "the deliverer waits for the withheld item");
+        subscription.cancel();
+        return new Subscribed(new WeakReference<>(recorder), new WeakReference<>(subscription), recorder.signals);
+    }
+
+    /** Runs the collector until {@code reference} is cleared, up to {@code deadline}. */
+    private static boolean collected(WeakReference<?> reference, Duration deadline) {
+        long end = System.nanoTime() + deadline.toNanos();
+        while (reference.get() != null && System.nanoTime() < end) {
+            System.gc();
+        }
+        return reference.get() == null;
     }
 }
