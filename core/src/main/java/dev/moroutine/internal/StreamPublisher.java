@@ -28,6 +28,9 @@ import java.util.function.Supplier;
  * <h2>Letting go</h2>
  * {@code cancel()} and the terminal signal drop the subscriber (rule 3.13): the delivery may stay
  * reachable a while (from the ended deliverer thread, whose task it is), the subscriber does not.
+ * If {@code onSubscribe} throws (a subscriber breaking rule 2.13), its subscription is cancelled,
+ * which stops the run already started (it would hold its worker), and the exception propagates to
+ * the caller of {@code subscribe}.
  */
 final class StreamPublisher<T> implements Flow.Publisher<T> {
 
@@ -48,7 +51,12 @@ final class StreamPublisher<T> implements Flow.Publisher<T> {
             refused = e; // signalled after onSubscribe (rule 1.9)
         }
         Delivery<T> delivery = new Delivery<>(items, subscriber);
-        subscriber.onSubscribe(delivery);
+        try {
+            subscriber.onSubscribe(delivery);
+        } catch (Throwable broken) {
+            delivery.cancel();
+            throw broken;
+        }
         if (refused != null) {
             delivery.end(refused);
         } else {

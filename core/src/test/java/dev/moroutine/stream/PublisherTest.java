@@ -130,6 +130,21 @@ class PublisherTest {
         }
     }
 
+    /** Rule 2.13: a subscriber whose onSubscribe throws does not keep the run it was given. */
+    @Test
+    void whenOnSubscribeThrowsTheRunIsStoppedAndFreesTheWorker() {
+        Flow.Subscriber<Long> broken = new Recorder(s -> {
+            s.request(1);
+            throw new IllegalStateException("subscriber broke");
+        }, (s, item) -> {});
+        IllegalStateException thrown = assertThrows(IllegalStateException.class,
+                () -> naturals.call(Long.MAX_VALUE).publisher().subscribe(broken));
+        assertEquals("subscriber broke", thrown.getMessage(), "subscribe() raises the subscriber's own failure");
+        List<Long> next = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> naturals.call(3L).join().toList(),
+                "the endless run given to the broken subscriber still holds the moroutine's worker");
+        assertEquals(List.of(0L, 1L, 2L), next);
+    }
+
     record Subscribed(WeakReference<Flow.Subscriber<Long>> subscriber, WeakReference<Flow.Subscription> subscription,
             List<String> signals) {}
 
