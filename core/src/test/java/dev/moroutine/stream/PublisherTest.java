@@ -1,17 +1,22 @@
 package dev.moroutine.stream;
 
+import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.Runner;
+import dev.moroutine.WorkerHandle;
 import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -143,6 +148,35 @@ class PublisherTest {
         List<Long> next = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> naturals.call(3L).join().toList(),
                 "the endless run given to the broken subscriber still holds the moroutine's worker");
         assertEquals(List.of(0L, 1L, 2L), next);
+    }
+
+    /**
+     * A subscriber that needs two subscriptions at once (a zip): one worker runs one run at a time,
+     * so each side is assigned to a worker of its own.
+     */
+    @Test
+    void twoSubscriptionsConsumedTogetherRunOnAWorkerEach() throws Exception {
+        long items = 100; // beyond the high-water mark: each producer waits for demand on its worker
+        try (Runner pool = workers(2)) {
+            List<WorkerHandle> workers = pool.workers();
+            BlockingQueue<Long> left = new LinkedBlockingQueue<>();
+            BlockingQueue<Long> right = new LinkedBlockingQueue<>();
+            Flow.Subscription fromLeft = subscribe(assign(workers.get(0), naturals.call(items)).publisher(), left);
+            Flow.Subscription fromRight = subscribe(assign(workers.get(1), naturals.call(items)).publisher(), right);
+            for (long i = 0; i < items; i++) {
+                fromLeft.request(1);
+                fromRight.request(1);
+                assertEquals(i, left.poll(10, TimeUnit.SECONDS), "left item " + i);
+                assertEquals(i, right.poll(10, TimeUnit.SECONDS), "right item " + i);
+            }
+        }
+    }
+
+    /** Subscribes without demand; items go to {@code into}. */
+    private static Flow.Subscription subscribe(Flow.Publisher<Long> publisher, BlockingQueue<Long> into) throws Exception {
+        CompletableFuture<Flow.Subscription> subscribed = new CompletableFuture<>();
+        publisher.subscribe(new Recorder(subscribed::complete, (s, item) -> into.add(item)));
+        return subscribed.get(10, TimeUnit.SECONDS);
     }
 
     record Subscribed(WeakReference<Flow.Subscriber<Long>> subscriber, WeakReference<Flow.Subscription> subscription,
