@@ -28,7 +28,10 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * parked flag without a fence on the fast path: if that read is stale, the producer is parked on a
  * full pipe, so the consumer either takes another item (and reads the flag again) or runs dry and
  * takes the fenced slow path, which wakes the producer. So neither side can sleep forever while
- * the other has made room or items.
+ * the other has made room or items. The consumer's thread is recorded only while it may park:
+ * it is forgotten when the consumer wakes and when the pipe ends, so that the pipe, which a
+ * live stream's cleaner keeps until the stream is unreachable, does not keep an ended consumer
+ * thread reachable, nor what its task holds (a publisher's subscriber).
  *
  * <p>Several pipes may share one {@link ProducerWait} (a channel's distributor feeds many).
  *
@@ -235,6 +238,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
 
     private void forceWakeConsumer() {
         Thread waiting = consumer;
+        consumer = null; // the pipe has ended: its consumer never parks again
         consumerParked = 0;
         if (waiting != null) {
             LockSupport.unpark(waiting);
@@ -303,6 +307,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                         }
                     }
                     consumerParked = 0;
+                    consumer = null;
                 }
             }
         } finally {

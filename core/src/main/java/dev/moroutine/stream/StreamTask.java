@@ -26,8 +26,21 @@ public interface StreamTask<T> extends Task<LiveStream<T>> {
 
     /**
      * The items as a reactive-streams publisher (for Reactor, RxJava, Mutiny through their
-     * {@code Flow} adapters). Each subscription starts a new run and is served on its own virtual
-     * thread, honouring {@code request(n)}; cancelling the subscription stops the producer.
+     * {@code Flow} adapters), checked by the Reactive Streams TCK. Each subscription starts a new
+     * run and is served on its own virtual thread, honouring {@code request(n)}; a request of less
+     * than 1 item ends it with {@code onError(IllegalArgumentException)}. Cancelling the
+     * subscription stops the producer; nothing is signalled after it, and the publisher lets go of
+     * the subscriber. If the subscriber's {@code onSubscribe} throws, the run is stopped and
+     * {@code subscribe} rethrows the exception.
+     *
+     * <p>Each subscription's run is a run of this task like any other: it is queued on the task's
+     * worker (the moroutine's dedicated worker, or the pool worker it is assigned to), which runs
+     * one at a time, and its producer holds that worker until the stream ends or is cancelled,
+     * waiting for demand once {@code highWaterMark} items are in flight. So a subscriber that needs
+     * the items of two subscriptions at once, such as a {@code zip} of two subscriptions of one
+     * task, waits forever: the second run starts only when the first ends. Give each of them a
+     * worker of its own: {@link Streaming#assign(dev.moroutine.WorkerHandle, StreamTask)} them
+     * to different workers of a pool, or make them calls of different moroutines.
      *
      * @return a cold publisher of this task's items
      */

@@ -1,8 +1,10 @@
 package dev.moroutine.stream;
 
+import dev.moroutine.Moroutine;
 import dev.moroutine.Runner;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
+import dev.moroutine.WorkerHandle;
 import dev.moroutine.internal.ChannelImpl;
 import dev.moroutine.internal.Definition;
 import dev.moroutine.internal.MapSource;
@@ -13,8 +15,9 @@ import java.util.Objects;
 /**
  * The streaming entry points, meant to be imported statically next to
  * {@link dev.moroutine.Moroutine}: {@code streaming(…)} and {@code emitting(…)} define streaming
- * moroutines, {@link #channel} shares one source among several consumers, and {@link #map} runs
- * a lazy sequence of tasks on a pool with bounded concurrency.
+ * moroutines, {@link #channel} shares one source among several consumers, {@link #map} runs
+ * a lazy sequence of tasks on a pool with bounded concurrency, and {@link #assign} pins a stream
+ * task to a pool's worker.
  *
  * <pre>{@code
  * public static final StreamMo1<Integer, Integer> countUp = streaming(n -> IntStream.range(0, n).boxed());
@@ -305,6 +308,24 @@ public final class Streaming {
     public static <R> LiveStream<R> map(Runner pool, Iterable<? extends Task<? extends R>> tasks, int concurrency,
             Signal signal) {
         return map(pool, Objects.requireNonNull(tasks, "tasks").iterator(), concurrency, signal);
+    }
+
+    /**
+     * Pins a stream task to one worker of a pool, as {@link dev.moroutine.Moroutine#assign} does,
+     * and keeps it a {@code StreamTask}: every run of the returned task, each subscription of its
+     * {@link StreamTask#publisher() publisher} included, runs on {@code worker}. Two subscriptions
+     * that must be consumed together (a {@code zip}) need two workers: assign each to its own.
+     *
+     * @param worker a handle from {@link Runner#workers()}
+     * @param task the stream task
+     * @param <T> the item type
+     * @return a stream task that runs only on {@code worker}
+     * @throws IllegalArgumentException if {@code worker} is not a handle of a moroutine pool, or
+     *     {@code task} was not made by a moroutine
+     * @throws NullPointerException if either is null
+     */
+    public static <T> StreamTask<T> assign(WorkerHandle worker, StreamTask<T> task) {
+        return (StreamTask<T>) Moroutine.assign(worker, task);
     }
 
     private static StackWalker.StackFrame callSite() {

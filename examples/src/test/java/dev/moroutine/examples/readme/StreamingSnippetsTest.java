@@ -13,6 +13,13 @@ import dev.moroutine.stream.Channel;
 import dev.moroutine.stream.LiveStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BinaryOperator;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -58,6 +65,71 @@ class StreamingSnippetsTest {
             }
             int total = pool.runAll(consumers).stream().mapToInt(Integer::intValue).sum();
             assertEquals(49_995_000, total);
+        }
+    }
+
+    @Test
+    void zipTwoRuns() throws InterruptedException {
+        try (Runner pool = workers(2)) { // two runs consumed together: a worker each
+            List<WorkerHandle> workers = pool.workers();
+            Flow.Publisher<Integer> left = assign(workers.get(0), countUp.call(100)).publisher();
+            Flow.Publisher<Integer> right = assign(workers.get(1), countUp.call(100)).publisher();
+            // zip them (Flux.zip, Flowable.zip, …) and consume the pairs before the pool closes
+            assertEquals(IntStream.range(0, 100).map(i -> 2 * i).boxed().toList(), zip(left, right, Integer::sum));
+        }
+    }
+
+    /** A zip without a reactive library: one item from each side, then the next. */
+    private static <T> List<T> zip(Flow.Publisher<T> left, Flow.Publisher<T> right, BinaryOperator<T> combine)
+            throws InterruptedException {
+        Side<T> a = new Side<>(left);
+        Side<T> b = new Side<>(right);
+        List<T> pairs = new ArrayList<>();
+        for (Optional<T> x = a.next(), y = b.next(); x.isPresent() && y.isPresent(); x = a.next(), y = b.next()) {
+            pairs.add(combine.apply(x.get(), y.get()));
+        }
+        return pairs;
+    }
+
+    /** One side of a zip: asks for one item at a time; empty at the end, and a failure fails the test. */
+    private static final class Side<T> implements Flow.Subscriber<T> {
+        private final BlockingQueue<Optional<T>> signals = new LinkedBlockingQueue<>();
+        private final CompletableFuture<Flow.Subscription> subscription = new CompletableFuture<>();
+        private volatile Throwable failure;
+
+        Side(Flow.Publisher<T> publisher) {
+            publisher.subscribe(this);
+        }
+
+        Optional<T> next() throws InterruptedException {
+            subscription.join().request(1);
+            Optional<T> signal = signals.poll(10, TimeUnit.SECONDS);
+            assertNotNull(signal, "no item or end within 10 s");
+            if (failure != null) {
+                throw new AssertionError("the publisher failed", failure);
+            }
+            return signal;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription.complete(s);
+        }
+
+        @Override
+        public void onNext(T item) {
+            signals.add(Optional.of(item));
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            failure = t;
+            signals.add(Optional.empty());
+        }
+
+        @Override
+        public void onComplete() {
+            signals.add(Optional.empty());
         }
     }
 
