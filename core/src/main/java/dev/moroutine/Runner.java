@@ -26,6 +26,12 @@ import java.util.concurrent.CompletableFuture;
  * that fails to start or finish because of shutdown fails with a
  * {@link java.util.concurrent.CancellationException} that says so.
  *
+ * <h2>Errors</h2>
+ * The blocking calls throw {@link TaskFailedException} when a task failed (its function threw,
+ * whatever it threw) and {@link java.util.concurrent.CancellationException} only when it was
+ * stopped from outside (cancelled, or stopped by shutdown): the rule is spelled out under
+ * <a href="Task.html#errors">Task</a>.
+ *
  * <p>All methods are thread-safe. Dispatch takes no lock.
  */
 public interface Runner extends AutoCloseable {
@@ -38,7 +44,8 @@ public interface Runner extends AutoCloseable {
      * @param <R> the result type
      * @return the result
      * @throws TaskFailedException if the moroutine threw (the cause, with the worker's stack)
-     * @throws java.util.concurrent.CancellationException if the pool stopped before the task finished
+     * @throws java.util.concurrent.CancellationException if the task was stopped from outside before
+     *     it finished: its pool was terminated or ran out of shutdown time
      * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
      * @throws IllegalArgumentException if the task is assigned to a worker of another pool, or was
      *     not made by a moroutine
@@ -72,7 +79,8 @@ public interface Runner extends AutoCloseable {
      * @param <R> the common result type
      * @return the results, in order (an unmodifiable list, which may hold nulls)
      * @throws TaskFailedException if a moroutine threw
-     * @throws java.util.concurrent.CancellationException if the pool stopped before a task finished
+     * @throws java.util.concurrent.CancellationException if a task was stopped from outside before it
+     *     finished: its pool was terminated or ran out of shutdown time
      * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
      * @throws NullPointerException if {@code tasks} or one of them is null
      */

@@ -21,6 +21,18 @@ import java.util.concurrent.CompletableFuture;
  * daemon thread per moroutine, started on first use; tasks reaching that worker run one at a time,
  * in the order they arrived.
  *
+ * <h2 id="errors">Errors</h2>
+ * One rule for every way of running a task. The blocking calls ({@link #join()},
+ * {@link Runner#run}, {@link Runner#runAll}) throw {@link TaskFailedException} when the task
+ * failed: its function threw (any exception, a {@link java.util.concurrent.CancellationException}
+ * from {@link Signal#throwIfAborted()} included: the function chose to stop). They throw
+ * {@link java.util.concurrent.CancellationException} only when the task was stopped from outside
+ * before it finished: its future was cancelled, or its pool was terminated or ran out of shutdown
+ * time. Futures follow {@link CompletableFuture#supplyAsync}: they fail with the function's
+ * exception (a {@code CancellationException} it threw arrives wrapped in a
+ * {@link java.util.concurrent.CompletionException}), and {@link CompletableFuture#isCancelled()}
+ * is true only for a task stopped from outside.
+ *
  * @param <R> the result type
  */
 public interface Task<R> {
@@ -30,7 +42,8 @@ public interface Task<R> {
      * {@linkplain Moroutine#assign assigned} to), without blocking.
      *
      * <p>The future completes with the result, or exceptionally with the moroutine's exception
-     * (carrying the worker's stack trace). Cancelling the future before the task starts skips it;
+     * (carrying the worker's stack trace; see <a href="#errors">Errors</a>). Cancelling the future
+     * before the task starts skips it;
      * cancelling does not interrupt a running task (pass a {@link Signal} for that). The worker
      * completes the future, so dependent stages added with the non-{@code Async} methods may run on
      * the worker thread: use the {@code …Async} variants for anything slow or blocking.
@@ -47,8 +60,8 @@ public interface Task<R> {
      * @return the result
      * @throws TaskFailedException if the moroutine threw; its cause is the moroutine's exception
      *     with the worker's stack, and its own stack is the caller's
-     * @throws java.util.concurrent.CancellationException if the task was cancelled or its worker
-     *     stopped before it finished
+     * @throws java.util.concurrent.CancellationException if the task was stopped from outside
+     *     before it finished: cancelled, or its worker stopped
      * @throws java.util.concurrent.RejectedExecutionException if it is assigned to a closed pool's worker
      * @throws IllegalStateException if called on the very worker that must run the task (a moroutine
      *     joining a call of itself, say), where it would wait for itself forever

@@ -3,13 +3,17 @@ package dev.moroutine.internal;
 import dev.moroutine.stream.LiveStream;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
  * One run of a {@link Call}: the queue element and, at once, the future its caller holds, so a
  * dispatch allocates one object besides the task. It completes exactly once: with the result,
  * the moroutine's exception, or a {@link CancellationException} when it was cancelled or its
- * worker stopped first; whichever comes first wins.
+ * worker stopped first; whichever comes first wins. A {@code CancellationException} thrown by the
+ * moroutine itself (say from {@link dev.moroutine.Signal#throwIfAborted()}) is stored wrapped in a
+ * {@link CompletionException}, as {@link CompletableFuture#supplyAsync} stores it, so that
+ * {@link #isCancelled()} means "stopped from outside" and the blocking calls report it as a failure.
  *
  * @param <R> the result type
  */
@@ -110,7 +114,7 @@ public final class Execution<R> extends CompletableFuture<R> {
             throw fatal;
         } catch (Throwable failure) {
             beforeCompletion.run();
-            completeExceptionally(failure);
+            completeExceptionally(failure instanceof CancellationException ? new CompletionException(failure) : failure);
             return;
         }
         beforeCompletion.run();
