@@ -116,7 +116,7 @@ public final class Definition {
      */
     public <R> Call<R> call(Object... args) {
         id();
-        return new Call<>(this, args, null);
+        return new Call<>(this, args, null, null);
     }
 
     /**
@@ -128,7 +128,7 @@ public final class Definition {
      */
     public <T> StreamCall<T> streamCall(Object... args) {
         id();
-        return new StreamCall<>(this, args, null, 0);
+        return new StreamCall<>(this, args, null, null, 0);
     }
 
     /**
