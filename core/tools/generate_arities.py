@@ -149,7 +149,10 @@ def value_moroutine(n):
           "public final class Mo%d%s implements Mo {" % (n, gen),
           "",
           "    /**",
-          "     * The function a {@code Mo%d} runs. It may throw any exception; the exception fails the call." % n,
+          "     * The function a {@code Mo%d} runs. It may throw any exception; the exception fails the call, and" % n,
+          "     * the blocking calls throw a {@link TaskFailedException} with it as the cause, whatever its type",
+          "     * (a {@link java.util.concurrent.CancellationException} from {@link Signal#throwIfAborted()} too:",
+          "     * see <a href=\"Task.html#errors\">Task</a>).",
           "     *"]
     L += type_params_doc(tps, "    ")
     L += ["     * @param <R> the result type",

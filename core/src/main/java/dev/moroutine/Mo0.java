@@ -14,7 +14,10 @@ import dev.moroutine.internal.Definition;
 public final class Mo0<R> implements Mo {
 
     /**
-     * The function a {@code Mo0} runs. It may throw any exception; the exception fails the call.
+     * The function a {@code Mo0} runs. It may throw any exception; the exception fails the call, and
+     * the blocking calls throw a {@link TaskFailedException} with it as the cause, whatever its type
+     * (a {@link java.util.concurrent.CancellationException} from {@link Signal#throwIfAborted()} too:
+     * see <a href="Task.html#errors">Task</a>).
      *
      * @param <R> the result type
      */

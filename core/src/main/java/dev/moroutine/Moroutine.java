@@ -128,7 +128,7 @@ public final class Moroutine {
      * Makes a pool of {@code size} workers. The worker threads start at once.
      *
      * @param size the number of worker threads
-     * @param options balancer, shutdown timeout and thread names
+     * @param options balancer, shutdown timeout, thread names, stream high-water mark and task timeout
      * @return the pool; close it with try-with-resources
      * @throws IllegalArgumentException if {@code size} is less than 1
      * @throws NullPointerException if {@code options} is null
@@ -139,7 +139,7 @@ public final class Moroutine {
             throw new IllegalArgumentException("a pool needs at least 1 worker, was asked for " + size);
         }
         return new WorkerPool(size, options.balancer(), options.shutdownTimeout().orElse(null),
-                options.threadNamePrefix().orElse(null), options.highWaterMark());
+                options.threadNamePrefix().orElse(null), options.highWaterMark(), options.taskTimeout().orElse(null));
     }
 
     /**

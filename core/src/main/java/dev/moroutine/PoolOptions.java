@@ -1,6 +1,7 @@
 package dev.moroutine;
 
 import dev.moroutine.internal.Streams;
+import dev.moroutine.internal.Timeouts;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,6 +14,7 @@ import java.util.Optional;
  * var options = PoolOptions.defaults()
  *         .withBalancer(leastBusy())
  *         .withShutdownTimeout(Duration.ofSeconds(5))
+ *         .withTaskTimeout(Duration.ofSeconds(30))
  *         .withThreadNamePrefix("pricing");
  * try (var pool = workers(4, options)) { … }
  * }</pre>
@@ -23,23 +25,26 @@ public final class PoolOptions {
     private final Duration shutdownTimeout;
     private final String threadNamePrefix;
     private final int highWaterMark;
+    private final Duration taskTimeout;
 
-    private PoolOptions(Balancer balancer, Duration shutdownTimeout, String threadNamePrefix, int highWaterMark) {
+    private PoolOptions(Balancer balancer, Duration shutdownTimeout, String threadNamePrefix, int highWaterMark,
+            Duration taskTimeout) {
         this.balancer = balancer;
         this.shutdownTimeout = shutdownTimeout;
         this.threadNamePrefix = threadNamePrefix;
         this.highWaterMark = highWaterMark;
+        this.taskTimeout = taskTimeout;
     }
 
     /**
      * The defaults: a fresh {@link Moroutine#roundRobin()}, no shutdown timeout ({@link Runner#close()}
-     * waits for every task), thread names {@code moroutine-pool-<n>-worker-<index>}, and a stream
-     * high-water mark of 16.
+     * waits for every task), thread names {@code moroutine-pool-<n>-worker-<index>}, a stream
+     * high-water mark of 16, and no task timeout.
      *
      * @return default options
      */
     public static PoolOptions defaults() {
-        return new PoolOptions(Moroutine.roundRobin(), null, null, Streams.DEFAULT_HIGH_WATER_MARK);
+        return new PoolOptions(Moroutine.roundRobin(), null, null, Streams.DEFAULT_HIGH_WATER_MARK, null);
     }
 
     /**
@@ -50,7 +55,8 @@ public final class PoolOptions {
      * @throws NullPointerException if {@code balancer} is null
      */
     public PoolOptions withBalancer(Balancer balancer) {
-        return new PoolOptions(Objects.requireNonNull(balancer, "balancer"), shutdownTimeout, threadNamePrefix, highWaterMark);
+        return new PoolOptions(Objects.requireNonNull(balancer, "balancer"), shutdownTimeout, threadNamePrefix, highWaterMark,
+                taskTimeout);
     }
 
     /**
@@ -67,7 +73,7 @@ public final class PoolOptions {
             throw new IllegalArgumentException(
                     "shutdown timeout must not be negative, was " + timeout + "; use Duration.ZERO to interrupt at once");
         }
-        return new PoolOptions(balancer, timeout, threadNamePrefix, highWaterMark);
+        return new PoolOptions(balancer, timeout, threadNamePrefix, highWaterMark, taskTimeout);
     }
 
     /**
@@ -83,7 +89,7 @@ public final class PoolOptions {
         if (prefix.isBlank()) {
             throw new IllegalArgumentException("thread name prefix must not be blank, was \"" + prefix + "\"");
         }
-        return new PoolOptions(balancer, shutdownTimeout, prefix, highWaterMark);
+        return new PoolOptions(balancer, shutdownTimeout, prefix, highWaterMark, taskTimeout);
     }
 
     /**
@@ -96,7 +102,24 @@ public final class PoolOptions {
      * @throws IllegalArgumentException if {@code items} is less than 1
      */
     public PoolOptions withHighWaterMark(int items) {
-        return new PoolOptions(balancer, shutdownTimeout, threadNamePrefix, Streams.checkHighWaterMark(items));
+        return new PoolOptions(balancer, shutdownTimeout, threadNamePrefix, Streams.checkHighWaterMark(items), taskTimeout);
+    }
+
+    /**
+     * Gives every task run on this pool a timeout, unless the task has its own
+     * ({@link Task#withTimeout}, which replaces this one, longer or shorter). It is counted from the
+     * moment a worker starts the task; when it expires, the task is stopped as
+     * {@link Task#withTimeout} describes: interrupted, its {@link Signal} arguments fire, and it fails
+     * with a {@link java.util.concurrent.TimeoutException}. A streaming task's producer counts too:
+     * it must finish its stream in time.
+     *
+     * @param timeout how long a task may run, positive
+     * @return a copy with the timeout
+     * @throws IllegalArgumentException if {@code timeout} is zero or negative
+     * @throws NullPointerException if {@code timeout} is null
+     */
+    public PoolOptions withTaskTimeout(Duration timeout) {
+        return new PoolOptions(balancer, shutdownTimeout, threadNamePrefix, highWaterMark, Timeouts.check(timeout));
     }
 
     /**
@@ -127,6 +150,15 @@ public final class PoolOptions {
     }
 
     /**
+     * The task timeout.
+     *
+     * @return the timeout, or empty when tasks without their own may run for any time
+     */
+    public Optional<Duration> taskTimeout() {
+        return Optional.ofNullable(taskTimeout);
+    }
+
+    /**
      * The thread name prefix.
      *
      * @return the prefix, or empty for {@code moroutine-pool-<n>}
@@ -138,6 +170,7 @@ public final class PoolOptions {
     @Override
     public String toString() {
         return "PoolOptions[balancer=" + balancer + ", shutdownTimeout=" + shutdownTimeout()
-                .map(Duration::toString).orElse("none") + ", threadNamePrefix=" + threadNamePrefix().orElse("default") + ", highWaterMark=" + highWaterMark + "]";
+                .map(Duration::toString).orElse("none") + ", threadNamePrefix=" + threadNamePrefix().orElse("default") + ", highWaterMark=" + highWaterMark
+                + ", taskTimeout=" + taskTimeout().map(Duration::toString).orElse("none") + "]";
     }
 }

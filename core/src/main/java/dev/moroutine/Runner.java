@@ -26,6 +26,13 @@ import java.util.concurrent.CompletableFuture;
  * that fails to start or finish because of shutdown fails with a
  * {@link java.util.concurrent.CancellationException} that says so.
  *
+ * <h2>Errors and timeouts</h2>
+ * The blocking calls throw {@link TaskFailedException} when a task failed (its function threw,
+ * whatever it threw, or it ran over its timeout) and {@link java.util.concurrent.CancellationException}
+ * only when it was stopped from outside (cancelled, or stopped by shutdown): the rule is spelled
+ * out under <a href="Task.html#errors">Task</a>. A pool may give its tasks a default timeout
+ * ({@link PoolOptions#withTaskTimeout}); see {@link Task#withTimeout}.
+ *
  * <p>All methods are thread-safe. Dispatch takes no lock.
  */
 public interface Runner extends AutoCloseable {
@@ -37,8 +44,10 @@ public interface Runner extends AutoCloseable {
      * @param task the task
      * @param <R> the result type
      * @return the result
-     * @throws TaskFailedException if the moroutine threw (the cause, with the worker's stack)
-     * @throws java.util.concurrent.CancellationException if the pool stopped before the task finished
+     * @throws TaskFailedException if the moroutine threw (the cause, with the worker's stack), or ran
+     *     over its timeout (the cause is a {@link java.util.concurrent.TimeoutException})
+     * @throws java.util.concurrent.CancellationException if the task was stopped from outside before
+     *     it finished: its pool was terminated or ran out of shutdown time
      * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
      * @throws IllegalArgumentException if the task is assigned to a worker of another pool, or was
      *     not made by a moroutine
@@ -53,9 +62,11 @@ public interface Runner extends AutoCloseable {
      *
      * @param task the task
      * @param <R> the result type
-     * @return a future of the result; it completes exceptionally with the moroutine's exception, or
-     *     with a {@link java.util.concurrent.CancellationException} if the pool stopped first.
-     *     Cancelling it before the task starts skips the task.
+     * @return a future of the result; it completes exceptionally with the moroutine's exception, a
+     *     {@link java.util.concurrent.TimeoutException} if the task ran over its timeout, or a
+     *     {@link java.util.concurrent.CancellationException} if the pool stopped first.
+     *     Cancelling it before the task starts skips the task; {@code cancel(true)} interrupts a
+     *     running one (see {@link Task#future()})
      * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
      * @throws IllegalArgumentException if the task is assigned to a worker of another pool, or was
      *     not made by a moroutine
@@ -71,8 +82,9 @@ public interface Runner extends AutoCloseable {
      * @param tasks the tasks
      * @param <R> the common result type
      * @return the results, in order (an unmodifiable list, which may hold nulls)
-     * @throws TaskFailedException if a moroutine threw
-     * @throws java.util.concurrent.CancellationException if the pool stopped before a task finished
+     * @throws TaskFailedException if a moroutine threw, or ran over its timeout
+     * @throws java.util.concurrent.CancellationException if a task was stopped from outside before it
+     *     finished: its pool was terminated or ran out of shutdown time
      * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
      * @throws NullPointerException if {@code tasks} or one of them is null
      */

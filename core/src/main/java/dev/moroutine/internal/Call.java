@@ -3,13 +3,14 @@ package dev.moroutine.internal;
 import dev.moroutine.Mo;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The implementation of {@link Task} for value moroutines (and, through {@link StreamCall}, for
  * streaming ones): a moroutine's definition, its arguments (values, or {@link TaskArg}s) and,
- * optionally, the worker it is assigned to. Immutable.
+ * optionally, the worker it is assigned to and its timeout. Immutable.
  *
  * <p>A {@code Call} is a task-arg cache key by identity, so it deliberately keeps
  * {@link Object#equals} and {@link Object#hashCode}.
@@ -21,11 +22,13 @@ public class Call<R> implements Task<R> {
     private final Definition definition;
     private final Object[] args;
     private final ThreadWorker assigned;
+    private final Duration timeout; // null: the pool's, or none
 
-    Call(Definition definition, Object[] args, ThreadWorker assigned) {
+    Call(Definition definition, Object[] args, ThreadWorker assigned, Duration timeout) {
         this.definition = definition;
         this.args = args;
         this.assigned = assigned;
+        this.timeout = timeout;
     }
 
     /**
@@ -61,12 +64,17 @@ public class Call<R> implements Task<R> {
         if (!(handle instanceof ThreadWorker worker) || worker.pool() == null) {
             throw new IllegalArgumentException(handle + " is not a worker of a moroutine pool; use a handle from Runner.workers()");
         }
-        return copy(worker);
+        return copy(worker, timeout);
     }
 
-    /** A copy with another assignment; subclasses keep their own settings. */
-    Call<R> copy(ThreadWorker worker) {
-        return new Call<>(definition, args, worker);
+    @Override
+    public Call<R> withTimeout(Duration timeout) {
+        return copy(assigned, Timeouts.check(timeout));
+    }
+
+    /** A copy with another assignment and timeout; subclasses keep their own settings. */
+    Call<R> copy(ThreadWorker worker, Duration timeout) {
+        return new Call<>(definition, args, worker, timeout);
     }
 
     /**
@@ -88,6 +96,11 @@ public class Call<R> implements Task<R> {
 
     ThreadWorker assigned() {
         return assigned;
+    }
+
+    /** The task's own timeout, or null. */
+    Duration timeout() {
+        return timeout;
     }
 
     /** Where this call runs when it is not given to a pool: its assignment, or its dedicated worker. */

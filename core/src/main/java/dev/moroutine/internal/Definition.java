@@ -118,7 +118,7 @@ public final class Definition {
      */
     public <R> Call<R> call(Object... args) {
         id();
-        return new Call<>(this, args, null);
+        return new Call<>(this, args, null, null);
     }
 
     /**
@@ -130,7 +130,7 @@ public final class Definition {
      */
     public <T> StreamCall<T> streamCall(Object... args) {
         id();
-        return new StreamCall<>(this, args, null, 0);
+        return new StreamCall<>(this, args, null, null, 0);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.Spliterator;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.jctools.queues.atomic.SpscAtomicArrayQueue;
@@ -327,7 +328,9 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             here.initCause(stopped);
             throw here;
         }
-        throw new TaskFailedException(description + " failed: " + cause, cause);
+        // A producer's own CancellationException comes wrapped (see Execution): it failed, it was not stopped.
+        Throwable thrown = cause instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : cause;
+        throw new TaskFailedException(description + " failed: " + thrown, thrown);
     }
 
     /** The consumer closes early: the producer stops at its next emit; queued items are dropped. */

@@ -2,6 +2,7 @@ package dev.moroutine.internal;
 
 import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamTask;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 
@@ -17,19 +18,24 @@ public final class StreamCall<T> extends Call<LiveStream<T>> implements StreamTa
 
     private final int highWaterMark; // 0: the pool's, or the default
 
-    StreamCall(Definition definition, Object[] args, ThreadWorker assigned, int highWaterMark) {
-        super(definition, args, assigned);
+    StreamCall(Definition definition, Object[] args, ThreadWorker assigned, Duration timeout, int highWaterMark) {
+        super(definition, args, assigned, timeout);
         this.highWaterMark = highWaterMark;
     }
 
     @Override
-    StreamCall<T> copy(ThreadWorker worker) {
-        return new StreamCall<>(definition(), args(), worker, highWaterMark);
+    StreamCall<T> copy(ThreadWorker worker, Duration timeout) {
+        return new StreamCall<>(definition(), args(), worker, timeout, highWaterMark);
     }
 
     @Override
     public StreamTask<T> withHighWaterMark(int items) {
-        return new StreamCall<>(definition(), args(), assigned(), Streams.checkHighWaterMark(items));
+        return new StreamCall<>(definition(), args(), assigned(), timeout(), Streams.checkHighWaterMark(items));
+    }
+
+    @Override
+    public StreamCall<T> withTimeout(Duration timeout) {
+        return copy(assigned(), Timeouts.check(timeout));
     }
 
     @Override

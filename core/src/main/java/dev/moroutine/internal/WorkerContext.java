@@ -1,5 +1,6 @@
 package dev.moroutine.internal;
 
+import dev.moroutine.Signal;
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.stream.LiveStream;
 import java.util.ArrayDeque;
@@ -29,9 +30,11 @@ final class WorkerContext implements AutoCloseable {
     /**
      * Runs a call's function on this worker: task-args are replaced by their cached values (run
      * once per worker), stream task-args and channels by live streams opened for this call only
-     * (a channel's end was usually attached at dispatch: {@code channelEnds}) and closed when it returns.
+     * (a channel's end was usually attached at dispatch: {@code channelEnds}) and closed when it
+     * returns, and, given the run's {@code stop} signal, {@link Signal} arguments by a
+     * {@link RunSignal} that also fires with it.
      */
-    Object invoke(Call<?> call, Pipe<Object> pipe, LiveStream<?>[] channelEnds) throws Exception {
+    Object invoke(Call<?> call, Pipe<Object> pipe, LiveStream<?>[] channelEnds, Signal stop) throws Exception {
         Object[] args = call.args();
         Object[] resolved = args;
         List<LiveStream<?>> opened = null;
@@ -56,6 +59,11 @@ final class WorkerContext implements AutoCloseable {
                         opened.add(live);
                         resolved[i] = live;
                     }
+                } else if (stop != null && args[i] instanceof Signal given) {
+                    if (resolved == args) {
+                        resolved = args.clone();
+                    }
+                    resolved[i] = new RunSignal(given, stop);
                 }
             }
             return call.definition().invoke(resolved, pipe);
@@ -72,7 +80,7 @@ final class WorkerContext implements AutoCloseable {
             return value;
         }
         try {
-            value = invoke(taskArg, null, null);
+            value = invoke(taskArg, null, null, null);
         } catch (VirtualMachineError fatal) {
             throw fatal;
         } catch (Throwable e) {

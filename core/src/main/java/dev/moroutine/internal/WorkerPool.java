@@ -47,6 +47,7 @@ public final class WorkerPool implements Runner {
     private final List<WorkerHandle> handles;
     private final Balancer balancer;
     private final Duration shutdownTimeout;
+    private final Duration taskTimeout;
     private final int highWaterMark;
     private final AbortController shutdown = new AbortController();
     private volatile int state = OPEN;
@@ -59,11 +60,14 @@ public final class WorkerPool implements Runner {
      * @param shutdownTimeout how long {@link #close()} waits before interrupting, or null for no limit
      * @param threadNamePrefix the thread name prefix, or null for {@code moroutine-pool-<n>}
      * @param highWaterMark stream items in flight before a producer blocks
+     * @param taskTimeout how long a task without its own timeout may run, or null for no limit
      */
-    public WorkerPool(int size, Balancer balancer, Duration shutdownTimeout, String threadNamePrefix, int highWaterMark) {
+    public WorkerPool(int size, Balancer balancer, Duration shutdownTimeout, String threadNamePrefix, int highWaterMark,
+            Duration taskTimeout) {
         this.name = threadNamePrefix != null ? threadNamePrefix : "moroutine-pool-" + POOLS.incrementAndGet();
         this.balancer = balancer;
         this.shutdownTimeout = shutdownTimeout;
+        this.taskTimeout = taskTimeout;
         this.highWaterMark = highWaterMark;
         this.workers = new ThreadWorker[size];
         for (int i = 0; i < size; i++) {
@@ -153,6 +157,11 @@ public final class WorkerPool implements Runner {
     /** Items in flight before a stream producer blocks, for streams run on this pool. */
     int highWaterMark() {
         return highWaterMark;
+    }
+
+    /** How long a task without a timeout of its own may run on this pool; null for no limit. */
+    Duration taskTimeout() {
+        return taskTimeout;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.moroutine.stream;
 
 import dev.moroutine.Task;
+import java.time.Duration;
 import java.util.concurrent.Flow;
 
 /**
@@ -55,4 +56,19 @@ public interface StreamTask<T> extends Task<LiveStream<T>> {
      * @throws IllegalArgumentException if {@code highWaterMark} is less than 1
      */
     StreamTask<T> withHighWaterMark(int highWaterMark);
+
+    /**
+     * This task with a timeout for its producer, counted from the moment a worker starts it: the
+     * producer must finish its stream in time, or it is stopped as {@link Task#withTimeout}
+     * describes, and the consumer gets the items emitted so far, then a
+     * {@link dev.moroutine.TaskFailedException} whose cause is a
+     * {@link java.util.concurrent.TimeoutException}.
+     *
+     * @param timeout how long the producer may run, positive
+     * @return a copy with the timeout
+     * @throws IllegalArgumentException if {@code timeout} is zero or negative
+     * @throws NullPointerException if {@code timeout} is null
+     */
+    @Override
+    StreamTask<T> withTimeout(Duration timeout);
 }

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -88,6 +89,19 @@ class ReadmeSnippetsTest {
         controller.abort("enough");
         long reached = counting.join(); // the loop saw the signal on its worker and stopped
         assertTrue(reached < Long.MAX_VALUE);
+    }
+
+    @Test
+    void timeouts() {
+        Task<Long> counting = countUntilAborted.call(new AbortController().signal(), Long.MAX_VALUE);
+        try {
+            counting.withTimeout(Duration.ofMillis(100)).join(); // the loop sees its signal fire after 100 ms
+            fail("expected a timeout");
+        } catch (TaskFailedException e) {
+            Throwable cause = e.getCause(); // TimeoutException: "… did not finish within its timeout of PT0.1S …"
+            assertInstanceOf(TimeoutException.class, cause);
+            assertTrue(cause.getMessage().contains("did not finish within its timeout of PT0.1S"), cause.getMessage());
+        }
     }
 
     @Test
