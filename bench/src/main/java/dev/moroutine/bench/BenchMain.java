@@ -164,7 +164,7 @@ public final class BenchMain {
         if (node != null) {
             rows.addAll(node.rows());
         }
-        if (everything || Pattern.compile(include).matcher("dev.moroutine.bench.StreamBenchmark").find()
+        if (everything || Pattern.compile(include).matcher("dev.moroutine.bench.StreamingBenchmark").find()
                 || Pattern.compile(include).matcher("dev.moroutine.bench.FanOutBenchmark").find()) {
             rows.addAll(ResultsTable.seedRows().stream()
                     .filter(seed -> rows.stream().anyMatch(r -> r.shape().equals(seed.shape())))

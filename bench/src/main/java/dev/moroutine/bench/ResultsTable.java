@@ -314,9 +314,11 @@ public final class ResultsTable {
             case "pipelined" -> new Placement(Integer.parseInt(params.getParam("inFlight")) == 64
                     ? Shapes.PIPELINED_64 : Shapes.PIPELINED_1024, system, role);
             case "parallel" -> new Placement(Shapes.PARALLEL, system, role);
-            case "stream" -> new Placement(Shapes.STREAM, transport(system), role);
-            case "channel" -> new Placement(Shapes.CHANNEL, transport(system), role);
-            case "roundTrip" -> new Placement(Shapes.ROUND_TRIP, transport(system), role);
+            case "streaming" -> new Placement(switch (StreamingBenchmark.Direction.valueOf(params.getParam("direction"))) {
+                case WORKER_TO_CALLER -> Shapes.STREAM;
+                case CALLER_TO_WORKER -> Shapes.CHANNEL;
+                case ROUND_TRIP -> Shapes.ROUND_TRIP;
+            }, transport(system), role);
             case "fanOut" -> new Placement(Shapes.fanOut(Integer.parseInt(params.getParam("consumers"))),
                     transport(system), role);
             case "items" -> {

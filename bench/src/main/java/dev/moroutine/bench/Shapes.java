@@ -21,13 +21,13 @@ public final class Shapes {
             + " workers, batches of " + thousands(ParallelBenchmark.TASKS) + " noop tasks", Kind.THROUGHPUT, "M tasks/s");
     /** A producer on a worker, the caller consumes. */
     public static final Shape STREAM = new Shape(10, "stream", "Stream worker→caller: "
-            + thousands(StreamBenchmark.ITEMS) + " items per stream", Kind.THROUGHPUT, "M items/s");
+            + thousands(StreamingBenchmark.ITEMS) + " items per stream", Kind.THROUGHPUT, "M items/s");
     /** The caller's items to a consumer on a worker. */
     public static final Shape CHANNEL = new Shape(11, "channel", "Channel caller→worker: "
-            + thousands(ChannelBenchmark.ITEMS) + " items per channel", Kind.THROUGHPUT, "M items/s");
+            + thousands(StreamingBenchmark.ITEMS) + " items per channel", Kind.THROUGHPUT, "M items/s");
     /** There and back. */
     public static final Shape ROUND_TRIP = new Shape(12, "round-trip", "Round trip caller→worker→caller (the worker adds 1): "
-            + thousands(RoundTripBenchmark.ITEMS) + " items", Kind.THROUGHPUT, "M items/s");
+            + thousands(StreamingBenchmark.ITEMS) + " items", Kind.THROUGHPUT, "M items/s");
     /** The fan-out consumer counts. */
     public static final List<Integer> FAN_OUT_CONSUMERS = List.of(1, 2, 4, 8);
     /** One batch argument. */

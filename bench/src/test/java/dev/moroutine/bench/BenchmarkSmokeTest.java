@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.stream.Stream;
@@ -87,16 +88,9 @@ class BenchmarkSmokeTest {
         }
     }
 
-    static Stream<String> streamSystems() {
-        return params(StreamBenchmark.class, "system");
-    }
-
-    static Stream<String> channelSystems() {
-        return params(ChannelBenchmark.class, "system");
-    }
-
-    static Stream<String> roundTripSystems() {
-        return params(RoundTripBenchmark.class, "system");
+    static Stream<Arguments> streamingCases() {
+        return params(StreamingBenchmark.class, "direction").flatMap(direction -> params(StreamingBenchmark.class, "system")
+                .map(system -> Arguments.of(direction, system)));
     }
 
     static Stream<Arguments> fanOutCases() {
@@ -120,43 +114,16 @@ class BenchmarkSmokeTest {
                 .sorted();
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("streamSystems")
-    void stream(String system) throws Exception {
-        StreamBenchmark benchmark = new StreamBenchmark();
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("streamingCases")
+    void streaming(String direction, String system) throws Exception {
+        StreamingBenchmark benchmark = new StreamingBenchmark();
+        benchmark.direction = StreamingBenchmark.Direction.valueOf(direction);
         benchmark.system = system;
         benchmark.setup();
         try {
-            assertEquals(StreamBenchmark.expected(), benchmark.stream());
-            assertEquals(StreamBenchmark.expected(), benchmark.stream()); // the second stream on the same worker
-        } finally {
-            benchmark.tearDown();
-        }
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("channelSystems")
-    void channel(String system) throws Exception {
-        ChannelBenchmark benchmark = new ChannelBenchmark();
-        benchmark.system = system;
-        benchmark.setup();
-        try {
-            assertEquals(ChannelBenchmark.expected(), benchmark.channel());
-            assertEquals(ChannelBenchmark.expected(), benchmark.channel());
-        } finally {
-            benchmark.tearDown();
-        }
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("roundTripSystems")
-    void roundTrip(String system) throws Exception {
-        RoundTripBenchmark benchmark = new RoundTripBenchmark();
-        benchmark.system = system;
-        benchmark.setup();
-        try {
-            assertEquals(RoundTripBenchmark.expected(), benchmark.roundTrip());
-            assertEquals(RoundTripBenchmark.expected(), benchmark.roundTrip());
+            assertEquals(benchmark.expected(), benchmark.streaming());
+            assertEquals(benchmark.expected(), benchmark.streaming()); // the second stream on the same worker
         } finally {
             benchmark.tearDown();
         }
@@ -215,10 +182,15 @@ class BenchmarkSmokeTest {
         SharedMemoryBenchmark.class.getMethod(method).invoke(benchmark);
     }
 
+    /** The values of a {@code @Param}: those it lists, or (as JMH does) every constant of an enum that lists none. */
     private static Stream<String> params(Class<?> benchmark, String field) {
         try {
-            Param param = benchmark.getField(field).getAnnotation(Param.class);
+            Field f = benchmark.getField(field);
+            Param param = f.getAnnotation(Param.class);
             assertNotNull(param, benchmark.getSimpleName() + "." + field + " has no @Param");
+            if (f.getType().isEnum() && Arrays.equals(param.value(), new String[] {Param.BLANK_ARGS})) {
+                return Arrays.stream(f.getType().getEnumConstants()).map(c -> ((Enum<?>) c).name());
+            }
             return Arrays.stream(param.value());
         } catch (NoSuchFieldException e) {
             throw new AssertionError(benchmark.getSimpleName() + " has no public field " + field, e);

@@ -14,14 +14,23 @@ public final class BoolAtomicCell extends AbstractCell implements BoolAtomic {
         return value ? 1 : 0;
     }
 
+    /** Reads a boolAtomic at {@code (segment, offset)}: here and in a struct's generated access ({@link StructAccessors}). */
+    static boolean get(MemorySegment segment, long offset) {
+        return Memory.getIntVolatile(segment, offset) != 0;
+    }
+
+    static void put(MemorySegment segment, long offset, boolean value) {
+        Memory.putIntVolatile(segment, offset, bit(value));
+    }
+
     @Override
     public boolean load() {
-        return Memory.getIntVolatile(segment, offset) != 0;
+        return get(segment, offset);
     }
 
     @Override
     public void store(boolean value) {
-        Memory.putIntVolatile(segment, offset, bit(value));
+        put(segment, offset, value);
     }
 
     @Override

@@ -10,14 +10,23 @@ public final class BoolCell extends AbstractCell implements Bool {
         super(desc, segment, offset);
     }
 
+    /** Reads a bool at {@code (segment, offset)}: here and in a struct's generated access ({@link StructAccessors}). */
+    static boolean get(MemorySegment segment, long offset) {
+        return Memory.getByteOpaque(segment, offset) != 0;
+    }
+
+    static void put(MemorySegment segment, long offset, boolean value) {
+        Memory.putByteOpaque(segment, offset, (byte) (value ? 1 : 0));
+    }
+
     @Override
     public boolean load() {
-        return Memory.getByteOpaque(segment, offset) != 0;
+        return get(segment, offset);
     }
 
     @Override
     public void store(boolean value) {
-        Memory.putByteOpaque(segment, offset, (byte) (value ? 1 : 0));
+        put(segment, offset, value);
     }
 
     @Override

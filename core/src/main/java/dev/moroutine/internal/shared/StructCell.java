@@ -9,14 +9,17 @@ import java.util.Objects;
 import java.util.SequencedMap;
 
 /**
- * The implementation of {@link Struct}: one cell per component, at the offsets of its {@link StructDesc}.
+ * The implementation of {@link Struct}: one cell per component, at the offsets of its {@link StructDesc},
+ * and the descriptor's generated {@link StructAccess}, which loads and stores whole records.
  *
  * @param <R> the record type
  */
 public final class StructCell<R extends Record> extends AbstractCell implements Struct<R> {
 
     private final StructDesc<R> struct;
-    private final Cell[] cells;
+    /** The member cells, by component; the generated access reads them, with {@link #segment} and {@link #offset}. */
+    final Cell[] cells;
+    private final StructAccess access;
     private final SequencedMap<String, SharedValue> fields;
 
     StructCell(StructDesc<R> struct, MemorySegment segment, long offset) {
@@ -31,6 +34,7 @@ public final class StructCell<R extends Record> extends AbstractCell implements 
             map.put(struct.names().get(i), field);
         }
         fields = Collections.unmodifiableSequencedMap(map);
+        access = struct.access();
     }
 
     @Override
@@ -39,45 +43,15 @@ public final class StructCell<R extends Record> extends AbstractCell implements 
     }
 
     @Override
+    @SuppressWarnings("unchecked") // the access calls the constructor of R
     public R load() {
-        Object[] values = new Object[cells.length];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = cells[i].loadValue();
-        }
-        return struct.construct(values);
+        return (R) access.load(this);
     }
 
     @Override
     public void store(R value) {
         Objects.requireNonNull(value, "value");
-        Object[] values = components(value);
-        for (int i = 0; i < values.length; i++) {
-            if (values[i] != null) {
-                cells[i].storeValue(values[i]);
-            }
-        }
-    }
-
-    /** The record's component values, each checked against its field. */
-    private Object[] components(Object value) {
-        R record = struct.type().cast(value);
-        Object[] values = new Object[cells.length];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = struct.component(record, i);
-            String where = struct.type().getSimpleName() + "." + struct.names().get(i);
-            if (values[i] == null) {
-                if (cells[i] instanceof MutexCell || cells[i] instanceof RwLockCell) {
-                    continue; // a lock is never copied, so there is nothing to check
-                }
-                throw new NullPointerException(where + " is null; a shared struct holds no nulls");
-            }
-            try {
-                cells[i].checkValue(values[i]);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
-            }
-        }
-        return values;
+        access.store(this, value);
     }
 
     @Override
@@ -131,7 +105,7 @@ public final class StructCell<R extends Record> extends AbstractCell implements 
     @Override
     public void checkValue(Object value) {
         Values.instance(value, struct.type(), desc);
-        components(value);
+        access.check(this, value);
     }
 
     @Override

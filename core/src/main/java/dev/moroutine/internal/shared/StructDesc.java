@@ -10,7 +10,6 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InaccessibleObjectException;
 import java.lang.reflect.RecordComponent;
@@ -25,7 +24,8 @@ import java.util.stream.Collectors;
 
 /**
  * The implementation of {@link StructDescriptor}: a record class, a descriptor per component, and
- * the method handles that take records apart and build them.
+ * the method handles that take records apart and build them, from which {@link StructAccessors}
+ * generates the class that loads and stores them ({@link #access()}).
  *
  * <p>A component whose type could still be given a descriptor with {@link #with} ({@code List},
  * or a {@code String}/{@code byte[]} without {@link MaxBytes}) does not fail at once: the
@@ -56,10 +56,12 @@ public final class StructDesc<R extends Record> extends Desc<Struct<R>> implemen
     private final MemoryLayout layout;
     private final long[] offsets;
     private final MethodHandle constructor;
-    private final MethodHandle[] accessors;
+    private final List<MethodHandle> accessors;
+    /** Generated at the first cell, so that a descriptor only passed through {@link #with} generates nothing. */
+    private volatile StructAccess access;
 
     private StructDesc(String name, Class<R> type, Map<String, Desc<?>> overrides, List<String> names,
-            List<Desc<?>> members, String problem, MethodHandle constructor, MethodHandle[] accessors) {
+            List<Desc<?>> members, String problem, MethodHandle constructor, List<MethodHandle> accessors) {
         super(name, type, false);
         this.type = type;
         this.overrides = overrides;
@@ -182,27 +184,24 @@ public final class StructDesc<R extends Record> extends Desc<Struct<R>> implemen
         try {
             Constructor<?> c = type.getDeclaredConstructor(types);
             c.setAccessible(true);
-            return MethodHandles.lookup().unreflectConstructor(c)
-                    .asType(MethodType.methodType(Object.class, types))
-                    .asSpreader(Object[].class, types.length);
+            return MethodHandles.lookup().unreflectConstructor(c);
         } catch (ReflectiveOperationException | InaccessibleObjectException | SecurityException e) {
             throw inaccessible(type, e);
         }
     }
 
-    private static MethodHandle[] accessors(Class<?> type, RecordComponent[] components) {
-        MethodHandle[] accessors = new MethodHandle[components.length];
+    private static List<MethodHandle> accessors(Class<?> type, RecordComponent[] components) {
+        List<MethodHandle> accessors = new ArrayList<>();
         try {
-            for (int i = 0; i < components.length; i++) {
-                var accessor = components[i].getAccessor();
+            for (RecordComponent component : components) {
+                var accessor = component.getAccessor();
                 accessor.setAccessible(true);
-                accessors[i] = MethodHandles.lookup().unreflect(accessor)
-                        .asType(MethodType.methodType(Object.class, Object.class));
+                accessors.add(MethodHandles.lookup().unreflect(accessor));
             }
         } catch (ReflectiveOperationException | InaccessibleObjectException | SecurityException e) {
             throw inaccessible(type, e);
         }
-        return accessors;
+        return List.copyOf(accessors);
     }
 
     private static IllegalArgumentException inaccessible(Class<?> type, Exception e) {
@@ -267,23 +266,14 @@ public final class StructDesc<R extends Record> extends Desc<Struct<R>> implemen
         return offsets[i];
     }
 
-    R construct(Object[] values) {
-        try {
-            return type.cast(constructor.invokeExact(values));
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("the constructor of " + type.getName() + " threw " + t, t);
+    /** The generated access of this descriptor, which must be complete. */
+    StructAccess access() {
+        StructAccess generated = access;
+        if (generated == null) {
+            // Threads that race here each generate a class; any of them is right, and the others are unloaded.
+            generated = StructAccessors.generate(this, constructor, accessors);
+            access = generated;
         }
-    }
-
-    Object component(R record, int i) {
-        try {
-            return (Object) accessors[i].invokeExact((Object) record);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("the accessor " + names.get(i) + "() of " + type.getName() + " threw " + t, t);
-        }
+        return generated;
     }
 }

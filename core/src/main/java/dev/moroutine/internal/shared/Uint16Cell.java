@@ -10,15 +10,31 @@ public final class Uint16Cell extends AbstractCell implements Uint16 {
         super(desc, segment, offset);
     }
 
+    /**
+     * Reads a uint16 at {@code (segment, offset)}: here and in a struct's generated access
+     * ({@link StructAccessors}), which also calls {@link #put} after {@link #check}.
+     */
+    static int get(MemorySegment segment, long offset) {
+        return Short.toUnsignedInt(Memory.getShortOpaque(segment, offset));
+    }
+
+    static void check(int value, Object what) {
+        Values.range(value, 0, 65535, what);
+    }
+
+    static void put(MemorySegment segment, long offset, int value) {
+        Memory.putShortOpaque(segment, offset, (short) value);
+    }
+
     @Override
     public int load() {
-        return Short.toUnsignedInt(Memory.getShortOpaque(segment, offset));
+        return get(segment, offset);
     }
 
     @Override
     public void store(int value) {
-        Values.range(value, 0, 65535, desc);
-        Memory.putShortOpaque(segment, offset, (short) value);
+        check(value, desc);
+        put(segment, offset, value);
     }
 
     @Override

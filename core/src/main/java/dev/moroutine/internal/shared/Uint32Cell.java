@@ -10,15 +10,31 @@ public final class Uint32Cell extends AbstractCell implements Uint32 {
         super(desc, segment, offset);
     }
 
+    /**
+     * Reads a uint32 at {@code (segment, offset)}: here and in a struct's generated access
+     * ({@link StructAccessors}), which also calls {@link #put} after {@link #check}.
+     */
+    static long get(MemorySegment segment, long offset) {
+        return Integer.toUnsignedLong(Memory.getIntOpaque(segment, offset));
+    }
+
+    static void check(long value, Object what) {
+        Values.range(value, 0, 0xFFFF_FFFFL, what);
+    }
+
+    static void put(MemorySegment segment, long offset, long value) {
+        Memory.putIntOpaque(segment, offset, (int) value);
+    }
+
     @Override
     public long load() {
-        return Integer.toUnsignedLong(Memory.getIntOpaque(segment, offset));
+        return get(segment, offset);
     }
 
     @Override
     public void store(long value) {
-        Values.range(value, 0, 0xFFFF_FFFFL, desc);
-        Memory.putIntOpaque(segment, offset, (int) value);
+        check(value, desc);
+        put(segment, offset, value);
     }
 
     @Override

@@ -10,15 +10,31 @@ public final class Uint8Cell extends AbstractCell implements Uint8 {
         super(desc, segment, offset);
     }
 
+    /**
+     * Reads a uint8 at {@code (segment, offset)}: here and in a struct's generated access
+     * ({@link StructAccessors}), which also calls {@link #put} after {@link #check}.
+     */
+    static int get(MemorySegment segment, long offset) {
+        return Byte.toUnsignedInt(Memory.getByteOpaque(segment, offset));
+    }
+
+    static void check(int value, Object what) {
+        Values.range(value, 0, 255, what);
+    }
+
+    static void put(MemorySegment segment, long offset, int value) {
+        Memory.putByteOpaque(segment, offset, (byte) value);
+    }
+
     @Override
     public int load() {
-        return Byte.toUnsignedInt(Memory.getByteOpaque(segment, offset));
+        return get(segment, offset);
     }
 
     @Override
     public void store(int value) {
-        Values.range(value, 0, 255, desc);
-        Memory.putByteOpaque(segment, offset, (byte) value);
+        check(value, desc);
+        put(segment, offset, value);
     }
 
     @Override

@@ -1,0 +1,347 @@
+package dev.moroutine.internal.shared;
+
+import static java.lang.constant.ConstantDescs.BSM_CLASS_DATA_AT;
+import static java.lang.constant.ConstantDescs.CD_MethodHandle;
+import static java.lang.constant.ConstantDescs.CD_Object;
+import static java.lang.constant.ConstantDescs.CD_String;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+import static java.lang.constant.ConstantDescs.DEFAULT_NAME;
+import static java.lang.constant.ConstantDescs.INIT_NAME;
+import static java.lang.invoke.MethodType.methodType;
+
+import java.lang.classfile.ClassBuilder;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.TypeKind;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDesc;
+import java.lang.constant.DynamicConstantDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Generates the {@link StructAccess} of a struct descriptor: one hidden class per descriptor, made
+ * with {@code java.lang.classfile} when the descriptor's first cell is made.
+ *
+ * <h2>The generated class</h2>
+ * For {@code record Point(int x, int y)}, two {@code int32} fields at offsets 0 and 4, it is, in
+ * Java:
+ * <pre>{@code
+ * Object load(StructCell cell) {
+ *     return CONSTRUCTOR.invokeExact(Memory.getIntOpaque(cell.segment, cell.offset + 0),
+ *                                    Memory.getIntOpaque(cell.segment, cell.offset + 4));
+ * }
+ * void store(StructCell cell, Object record) {
+ *     int x = X.invokeExact(record);
+ *     int y = Y.invokeExact(record);
+ *     // the checks of check(), none for int32
+ *     Memory.putIntOpaque(cell.segment, cell.offset + 0, x);
+ *     Memory.putIntOpaque(cell.segment, cell.offset + 4, y);
+ * }
+ * }</pre>
+ * {@code CONSTRUCTOR}, {@code X} and {@code Y} are the record's canonical constructor and accessors,
+ * method handles that {@link StructDesc} made with the access the module already needs (the record's
+ * package exported or opened to {@code dev.moroutine}). The class loads them with {@code ldc} from its
+ * class data ({@link MethodHandles#classDataAt}), so they are constants and the JIT inlines through
+ * them: no boxing, no array, no lookup per field. The class names no user type (its method
+ * descriptors use primitives and {@code Object}, and the handles cast), so it lives in this package,
+ * where it reaches {@link Memory} and the cells, and needs no access to the user's module or class loader.
+ *
+ * <h2>Per field</h2>
+ * <ul>
+ *   <li>a scalar ({@link #SCALARS}): a static get or put at a constant offset, the value kept
+ *       primitive; an unsigned one's range is checked before anything is written;</li>
+ *   <li>a nested struct: the nested descriptor's access (a constant too), on the nested cell;</li>
+ *   <li>a lock: the member cell itself on load; a lock is never checked nor written;</li>
+ *   <li>any other (a string, bytes, a tuple): the member cell's {@link Cell} methods. Each call site
+ *       belongs to the generated class, so it stays monomorphic and inlines.</li>
+ * </ul>
+ * A field whose check may refuse a value sets a local {@code where} to its name ({@code "Point.y"})
+ * before its check; one handler around all the checks turns an {@link IllegalArgumentException}
+ * into one that starts with {@code where} ({@link #refused}).
+ */
+final class StructAccessors {
+
+    /** A scalar's static methods: {@code get(segment, offset)}, {@code put(segment, offset, value)}, and {@code check(value, what)} or none. */
+    private record Scalar(Class<?> owner, String get, String put, String check) {}
+
+    private static final Map<Desc<?>, Scalar> SCALARS = Map.ofEntries(
+            cell(Descs.BOOL, BoolCell.class, false),
+            memory(Descs.INT8, "Byte", "Opaque"),
+            memory(Descs.INT16, "Short", "Opaque"),
+            memory(Descs.INT32, "Int", "Opaque"),
+            memory(Descs.INT64, "Long", "Opaque"),
+            cell(Descs.UINT8, Uint8Cell.class, true),
+            cell(Descs.UINT16, Uint16Cell.class, true),
+            cell(Descs.UINT32, Uint32Cell.class, true),
+            memory(Descs.FLOAT32, "Float", "Opaque"),
+            memory(Descs.FLOAT64, "Double", "Opaque"),
+            memory(Descs.INT32_ATOMIC, "Int", "Volatile"),
+            memory(Descs.INT64_ATOMIC, "Long", "Volatile"),
+            cell(Descs.BOOL_ATOMIC, BoolAtomicCell.class, false));
+
+    private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
+    private static final ClassFile CLASS_FILE = ClassFile.of();
+
+    private static final ClassDesc CD_ABSTRACT_CELL = desc(AbstractCell.class);
+    private static final ClassDesc CD_STRUCT_CELL = desc(StructCell.class);
+    private static final ClassDesc CD_CELL = desc(Cell.class);
+    private static final ClassDesc CD_STRUCT_ACCESS = desc(StructAccess.class);
+    private static final ClassDesc CD_ACCESSORS = desc(StructAccessors.class);
+    private static final ClassDesc CD_SEGMENT = desc(MemorySegment.class);
+    private static final ClassDesc CD_IAE = desc(IllegalArgumentException.class);
+    private static final MethodTypeDesc LOAD = MethodTypeDesc.of(CD_Object, CD_STRUCT_CELL);
+    private static final MethodTypeDesc TAKES_RECORD = MethodTypeDesc.of(CD_void, CD_STRUCT_CELL, CD_Object);
+
+    private StructAccessors() {}
+
+    /** A scalar that {@link Memory} reads and writes as it is. */
+    private static Map.Entry<Desc<?>, Scalar> memory(Desc<?> desc, String type, String mode) {
+        return Map.entry(desc, new Scalar(Memory.class, "get" + type + mode, "put" + type + mode, null));
+    }
+
+    /** A scalar whose conversions live in its cell class, as static {@code get}, {@code put} and maybe {@code check}. */
+    private static Map.Entry<Desc<?>, Scalar> cell(Desc<?> desc, Class<?> cell, boolean checked) {
+        return Map.entry(desc, new Scalar(cell, "get", "put", checked ? "check" : null));
+    }
+
+    private static ClassDesc desc(Class<?> type) {
+        return type.describeConstable().orElseThrow();
+    }
+
+    /** How the generated code handles one field. */
+    private sealed interface Member {
+        /** The component's type in the generated code: a scalar's primitive, else {@code Object}. */
+        default Class<?> slot() {
+            return Object.class;
+        }
+
+        /** Whether a check may refuse the component (a scalar without a check and a lock never do). */
+        default boolean refusable() {
+            return true;
+        }
+    }
+
+    private record ScalarMember(Scalar scalar, Class<?> slot, long offset, String descriptor) implements Member {
+        @Override
+        public boolean refusable() {
+            return scalar.check != null;
+        }
+    }
+
+    /** @param access the nested descriptor's access, a constant of the class data */
+    private record StructMember(ConstantDesc access) implements Member {}
+
+    private record LockMember() implements Member {
+        @Override
+        public boolean refusable() {
+            return false;
+        }
+    }
+
+    private record CellMember() implements Member {}
+
+    /**
+     * Generates, defines and instantiates the access of {@code struct}.
+     *
+     * @param constructor the record's canonical constructor, of its exact type
+     * @param accessors the record's accessors, in component order, of their exact types
+     */
+    static StructAccess generate(StructDesc<?> struct, MethodHandle constructor, List<MethodHandle> accessors) {
+        Generator generator = new Generator(struct, constructor, accessors);
+        byte[] bytes = CLASS_FILE.build(ClassDesc.of(StructAccessors.class.getPackageName(),
+                "StructAccess$" + struct.type().getSimpleName()), generator::build);
+        try {
+            Class<?> access = LOOKUP.defineHiddenClassWithClassData(bytes, List.copyOf(generator.data), true).lookupClass();
+            return (StructAccess) access.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("could not define the generated access of " + struct + ": " + e, e);
+        }
+    }
+
+    /** The members and constants of one generated class, and the code of its methods. */
+    private static final class Generator {
+        private static final int PUBLIC_FINAL = ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL;
+
+        /** The class data: the constants that {@link #constant} hands out. */
+        private final List<Object> data = new ArrayList<>();
+        private final List<Member> members = new ArrayList<>();
+        private final List<String> wheres = new ArrayList<>();
+        private final List<ConstantDesc> accessors = new ArrayList<>();
+        private final ConstantDesc constructor;
+        private final MethodTypeDesc constructorType;
+
+        Generator(StructDesc<?> struct, MethodHandle constructor, List<MethodHandle> accessors) {
+            List<Class<?>> slots = new ArrayList<>();
+            for (int i = 0; i < accessors.size(); i++) {
+                Member member = member(struct.member(i), struct.offset(i));
+                members.add(member);
+                slots.add(member.slot());
+                wheres.add(struct.type().getSimpleName() + "." + struct.names().get(i));
+                this.accessors.add(constant(accessors.get(i).asType(methodType(member.slot(), Object.class)), CD_MethodHandle));
+            }
+            this.constructor = constant(constructor.asType(methodType(Object.class, slots)), CD_MethodHandle);
+            constructorType = MethodTypeDesc.of(CD_Object, slots.stream().map(StructAccessors::desc).toArray(ClassDesc[]::new));
+        }
+
+        private Member member(Desc<?> desc, long offset) {
+            Scalar scalar = SCALARS.get(desc);
+            if (scalar != null) {
+                return new ScalarMember(scalar, desc.valueType(), offset, desc.toString());
+            }
+            if (desc instanceof StructDesc<?> nested) {
+                return new StructMember(constant(nested.access(), CD_STRUCT_ACCESS));
+            }
+            if (desc == Descs.MUTEX || desc == Descs.RW_LOCK) {
+                return new LockMember();
+            }
+            return new CellMember();
+        }
+
+        /** Adds {@code value} to the class data; the result loads it with {@code ldc}. */
+        private ConstantDesc constant(Object value, ClassDesc type) {
+            data.add(value);
+            return DynamicConstantDesc.ofNamed(BSM_CLASS_DATA_AT, DEFAULT_NAME, type, data.size() - 1);
+        }
+
+        void build(ClassBuilder c) {
+            c.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
+                    .withSuperclass(CD_Object)
+                    .withInterfaceSymbols(CD_STRUCT_ACCESS)
+                    .withMethodBody(INIT_NAME, MethodTypeDesc.of(CD_void), ClassFile.ACC_PUBLIC, code -> code
+                            .aload(0).invokespecial(CD_Object, INIT_NAME, MethodTypeDesc.of(CD_void)).return_())
+                    .withMethodBody("load", LOAD, PUBLIC_FINAL, code -> new Body(code, false).load())
+                    .withMethodBody("check", TAKES_RECORD, PUBLIC_FINAL, code -> new Body(code, true).check().end())
+                    .withMethodBody("store", TAKES_RECORD, PUBLIC_FINAL, code -> new Body(code, true).check().write().end())
+                    .withMethodBody("write", TAKES_RECORD, PUBLIC_FINAL, code -> new Body(code, true).write().end());
+        }
+
+        /**
+         * The code of one method: its locals hold the cell's segment, offset and member cells, and
+         * (for the methods that take a record) every component, read once.
+         */
+        private final class Body {
+            private final CodeBuilder code;
+            private final int segment;
+            private final int offset;
+            private final int cells;
+            private final int[] values;
+
+            Body(CodeBuilder code, boolean takesRecord) {
+                this.code = code;
+                int cell = code.parameterSlot(0);
+                segment = code.allocateLocal(TypeKind.REFERENCE);
+                offset = code.allocateLocal(TypeKind.LONG);
+                cells = code.allocateLocal(TypeKind.REFERENCE);
+                code.aload(cell).getfield(CD_ABSTRACT_CELL, "segment", CD_SEGMENT).astore(segment)
+                        .aload(cell).getfield(CD_ABSTRACT_CELL, "offset", CD_long).lstore(offset)
+                        .aload(cell).getfield(CD_STRUCT_CELL, "cells", CD_CELL.arrayType()).astore(cells);
+                values = new int[takesRecord ? members.size() : 0];
+                for (int i = 0; i < values.length; i++) {
+                    Class<?> slot = members.get(i).slot();
+                    values[i] = code.allocateLocal(TypeKind.from(slot));
+                    code.ldc(accessors.get(i)).aload(code.parameterSlot(1))
+                            .invokevirtual(CD_MethodHandle, "invokeExact", MethodTypeDesc.of(desc(slot), CD_Object))
+                            .storeLocal(TypeKind.from(slot), values[i]);
+                }
+            }
+
+            void load() {
+                code.ldc(constructor);
+                for (int i = 0; i < members.size(); i++) {
+                    switch (members.get(i)) {
+                        case ScalarMember s -> address(code, s.offset).invokestatic(desc(s.scalar.owner), s.scalar.get,
+                                MethodTypeDesc.of(desc(s.slot), CD_SEGMENT, CD_long));
+                        case StructMember s -> memberCell(code.ldc(s.access), i).checkcast(CD_STRUCT_CELL)
+                                .invokeinterface(CD_STRUCT_ACCESS, "load", LOAD);
+                        case LockMember _ -> memberCell(code, i);
+                        case CellMember _ -> memberCell(code, i).invokeinterface(CD_CELL, "loadValue", MethodTypeDesc.of(CD_Object));
+                    }
+                }
+                code.invokevirtual(CD_MethodHandle, "invokeExact", constructorType).areturn();
+            }
+
+            Body check() {
+                if (members.stream().noneMatch(Member::refusable)) {
+                    return this;
+                }
+                int where = code.allocateLocal(TypeKind.REFERENCE);
+                code.aconst_null().astore(where);
+                code.trying(block -> {
+                    for (int i = 0; i < members.size(); i++) {
+                        switch (members.get(i)) {
+                            case ScalarMember s when !s.refusable() -> { }
+                            case LockMember _ -> { } // never copied, so never checked, and may be null
+                            case ScalarMember s -> where(block, i, where).loadLocal(TypeKind.from(s.slot), values[i])
+                                    .ldc(s.descriptor).invokestatic(desc(s.scalar.owner), s.scalar.check,
+                                            MethodTypeDesc.of(CD_void, desc(s.slot), CD_Object));
+                            case StructMember s -> memberCell(where(nonNull(block, i), i, where).ldc(s.access), i)
+                                    .checkcast(CD_STRUCT_CELL).aload(values[i]).invokeinterface(CD_STRUCT_ACCESS, "check", TAKES_RECORD);
+                            case CellMember _ -> memberCell(where(nonNull(block, i), i, where), i).aload(values[i])
+                                    .invokeinterface(CD_CELL, "checkValue", MethodTypeDesc.of(CD_void, CD_Object));
+                        }
+                    }
+                }, catches -> catches.catching(CD_IAE, handler -> handler.aload(where)
+                        .invokestatic(CD_ACCESSORS, "refused", MethodTypeDesc.of(CD_IAE, CD_IAE, CD_String)).athrow()));
+                return this;
+            }
+
+            Body write() {
+                for (int i = 0; i < members.size(); i++) {
+                    switch (members.get(i)) {
+                        case ScalarMember s -> address(code, s.offset).loadLocal(TypeKind.from(s.slot), values[i])
+                                .invokestatic(desc(s.scalar.owner), s.scalar.put, MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long, desc(s.slot)));
+                        case StructMember s -> memberCell(code.ldc(s.access), i).checkcast(CD_STRUCT_CELL).aload(values[i])
+                                .invokeinterface(CD_STRUCT_ACCESS, "write", TAKES_RECORD);
+                        case LockMember _ -> { } // a lock is never copied
+                        case CellMember _ -> memberCell(code, i).aload(values[i])
+                                .invokeinterface(CD_CELL, "storeValue", MethodTypeDesc.of(CD_void, CD_Object));
+                    }
+                }
+                return this;
+            }
+
+            void end() {
+                code.return_();
+            }
+
+            /** Pushes the segment and the offset of a field {@code delta} bytes into the struct. */
+            private CodeBuilder address(CodeBuilder c, long delta) {
+                return c.aload(segment).lload(offset).loadConstant(delta).ladd();
+            }
+
+            private CodeBuilder nonNull(CodeBuilder c, int i) {
+                return c.aload(values[i]).ldc(wheres.get(i))
+                        .invokestatic(CD_ACCESSORS, "nonNull", MethodTypeDesc.of(CD_void, CD_Object, CD_String));
+            }
+
+            /** Names member {@code i} as the one whose check the handler may catch. */
+            private CodeBuilder where(CodeBuilder c, int i, int where) {
+                return c.ldc(wheres.get(i)).astore(where);
+            }
+
+            /** Pushes the cell of member {@code i}. */
+            private CodeBuilder memberCell(CodeBuilder c, int i) {
+                return c.aload(cells).loadConstant(i).aaload();
+            }
+        }
+    }
+
+    /** Throws the NullPointerException of a null component: called by the generated code. */
+    static void nonNull(Object value, String where) {
+        if (value == null) {
+            throw new NullPointerException(where + " is null; a shared struct holds no nulls");
+        }
+    }
+
+    /** The refusal of a component, named: called by the generated code. */
+    static IllegalArgumentException refused(IllegalArgumentException e, String where) {
+        return new IllegalArgumentException(where + ": " + e.getMessage(), e);
+    }
+}
