@@ -20,8 +20,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <pre>
  * NEW ──first attach──► RUNNING ──source exhausted / source failed / every consumer closed──► ENDED
  * </pre>
- * Attaching to an ENDED channel throws. The distributor ends every open pipe when it stops (with
- * the source's failure, if any), and closes a {@link StreamTask} source it did not drain.
+ * Attaching to an ENDED channel throws. A task's channel arguments are attached when it is
+ * dispatched, all or none ({@link #attachAll}): each consumer pipe is reserved (the ENDED check)
+ * before any is added to {@code consumers}, so a refused task leaves no pipe that items are routed
+ * to. A channel that ends between the reservation and the add ends that pipe at once. The
+ * distributor ends every open pipe when it stops (with the source's failure, if any), and closes
+ * a {@link StreamTask} source it did not drain.
  *
  * @param <T> the item type
  */
@@ -63,13 +67,59 @@ public final class ChannelImpl<T> implements Channel<T> {
         this.highWaterMark = highWaterMark;
     }
 
-    /** Adds a consumer and returns its end; starts the distributor on the first. */
-    LiveStream<T> attach() {
+    /**
+     * Attaches a consumer to every channel among a task's arguments, or to none: every end is
+     * reserved (which throws if its channel has ended) before any is attached, so a task refused
+     * part-way leaves no end that items were routed to and that nobody will consume.
+     *
+     * @param args the task's arguments
+     * @return the consumer ends by argument position, or null if no argument is a channel
+     * @throws IllegalStateException if one of the channels has ended
+     */
+    static LiveStream<?>[] attachAll(Object[] args) {
+        Reserved<?>[] reserved = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof TaskArg taskArg && taskArg.task() instanceof ChannelImpl<?> channel) {
+                if (reserved == null) {
+                    reserved = new Reserved<?>[args.length];
+                }
+                reserved[i] = channel.reserve();
+            }
+        }
+        if (reserved == null) {
+            return null;
+        }
+        LiveStream<?>[] ends = new LiveStream<?>[args.length];
+        for (int i = 0; i < args.length; i++) {
+            if (reserved[i] != null) {
+                ends[i] = reserved[i].attach();
+            }
+        }
+        return ends;
+    }
+
+    /** A consumer's pipe, made but not yet seen by the distributor. */
+    private record Reserved<T>(ChannelImpl<T> channel, Pipe<T> pipe) {
+        LiveStream<T> attach() {
+            return channel.attach(pipe);
+        }
+    }
+
+    private Reserved<T> reserve() {
         if (ended) {
             throw new IllegalStateException(name + " has ended (its source is exhausted, failed, or every consumer"
                     + " closed); make a new channel(source) to stream the items again");
         }
-        Pipe<T> pipe = new Pipe<>(highWaterMark, distributorWait, name + " consumer " + (consumers.size() + 1));
+        return new Reserved<>(this, new Pipe<>(highWaterMark, distributorWait, name + " consumer " + (consumers.size() + 1)));
+    }
+
+    /** Adds a consumer and returns its end; starts the distributor on the first. */
+    LiveStream<T> attach() {
+        return attach(reserve().pipe());
+    }
+
+    /** Never throws for an ended channel: one that ended since the reservation ends this pipe too. */
+    private LiveStream<T> attach(Pipe<T> pipe) {
         consumers.add(pipe);
         if (started.compareAndSet(false, true)) {
             Thread.ofVirtual().name(name + "-distributor").start(this::distribute);
