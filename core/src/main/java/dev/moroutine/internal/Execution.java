@@ -52,6 +52,9 @@ public final class Execution<R> extends CompletableFuture<R> {
     }
 
     void sentTo(Worker target) {
+        if (channelEnds != null) {
+            ChannelImpl.refuseConsumersOn(target, call); // before it is queued where it would wait for itself
+        }
         worker = target;
     }
 
