@@ -19,6 +19,10 @@ import java.util.concurrent.LinkedBlockingQueue;
  * The source behind {@code map(pool, tasks, concurrency)}: the consuming thread keeps up to
  * {@code concurrency} tasks submitted, pulling the next task only when a slot frees, and takes
  * results from a queue that completions feed, so they come out in completion order.
+ *
+ * <p>An interrupt of the waiting consumer cancels what is in flight and throws
+ * {@link CancellationException}, keeping the interrupt status. Cancelling skips tasks that have
+ * not started; running ones finish on their workers.
  */
 public final class MapSource implements ItemSource {
 
@@ -32,10 +36,12 @@ public final class MapSource implements ItemSource {
     private final LinkedBlockingQueue<CompletableFuture<?>> completed = new LinkedBlockingQueue<>();
     private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
     private final Signal.Registration registration;
+    private final String description;
     private volatile boolean cancelled;
 
     private MapSource(Runner pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
         this.pool = pool;
+        this.description = "map over " + pool;
         this.tasks = tasks;
         this.concurrency = concurrency;
         this.signal = signal;
@@ -62,7 +68,8 @@ public final class MapSource implements ItemSource {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be at least 1 (tasks in flight at once), was " + concurrency);
         }
-        return new LiveStreamImpl<>(new MapSource(pool, tasks, concurrency, signal), "map over " + pool);
+        MapSource source = new MapSource(pool, tasks, concurrency, signal);
+        return new LiveStreamImpl<>(source, source.description);
     }
 
     @Override
@@ -101,19 +108,16 @@ public final class MapSource implements ItemSource {
     }
 
     private CompletableFuture<?> take() {
-        boolean interrupted = false;
+        CompletableFuture<?> done = completed.poll();
+        if (done != null) {
+            return done;
+        }
         try {
-            for (;;) {
-                try {
-                    return completed.take();
-                } catch (InterruptedException e) {
-                    interrupted = true; // like join(): wait on, keep the interrupt
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            return completed.take();
+        } catch (InterruptedException e) { // a stopping worker, or a caller giving up: stop waiting, as a pipe does
+            cancel();
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for a result of " + description);
         }
     }
 
