@@ -20,9 +20,12 @@ import java.util.concurrent.LinkedBlockingQueue;
  * {@code concurrency} tasks submitted, pulling the next task only when a slot frees, and takes
  * results from a queue that completions feed, so they come out in completion order.
  *
- * <p>An interrupt of the waiting consumer cancels what is in flight and throws
- * {@link CancellationException}, keeping the interrupt status. Cancelling skips tasks that have
- * not started; running ones finish on their workers.
+ * <p>It stops in three ways. The signal's action cancels what is in flight and puts
+ * {@link #ABORTED} in the queue to wake a waiting consumer; from then on (checked before each
+ * result, and before a task's failure is reported, which the abort may have caused) the stream
+ * simply ends. An interrupt of the waiting consumer cancels what is in flight and throws
+ * {@link CancellationException}, keeping the interrupt status. Closing the stream cancels what is
+ * in flight. Cancelling skips tasks that have not started; running ones finish on their workers.
  */
 public final class MapSource implements ItemSource {
 
@@ -74,10 +77,9 @@ public final class MapSource implements ItemSource {
 
     @Override
     public Object next() {
-        if (cancelled) {
+        if (cancelled || aborted()) {
             return END;
         }
-        checkSignal();
         while (inFlight.size() < concurrency && tasks.hasNext()) {
             CompletableFuture<?> future = pool.submit(Objects.requireNonNull(tasks.next(), "a task of map's source is null"));
             inFlight.add(future);
@@ -88,18 +90,23 @@ public final class MapSource implements ItemSource {
             return END;
         }
         CompletableFuture<?> done = take();
-        if (done == ABORTED) {
-            checkSignal();
+        if (aborted()) {
+            return END;
         }
         inFlight.remove(done);
         try {
             return done.join();
         } catch (CompletionException failure) {
             cancel();
+            if (aborted()) {
+                return END;
+            }
             throw new TaskFailedException("a task of map failed: " + failure.getCause(), failure.getCause());
         } catch (CancellationException stopped) {
             cancel();
-            checkSignal();
+            if (aborted()) {
+                return END;
+            }
             Throwable why = stopped.getCause() instanceof CancellationException stored ? stored : stopped;
             CancellationException here = new CancellationException("a task of map was cancelled: " + why.getMessage());
             here.initCause(why);
@@ -121,11 +128,13 @@ public final class MapSource implements ItemSource {
         }
     }
 
-    private void checkSignal() {
+    /** Whether the signal has fired; then the stream ends, with what is in flight cancelled. */
+    private boolean aborted() {
         if (signal != null && signal.aborted()) {
             cancel();
-            throw new CancellationException("map was aborted by its signal: " + signal.reason());
+            return true;
         }
+        return false;
     }
 
     @Override
