@@ -30,7 +30,9 @@ class StreamingSnippetsTest {
             }
         }
         List<Integer> all = countDown.call(3).join().toList(); // [3, 2, 1]
+        List<Integer> firstFive = countUp.call(1_000_000).join().limit(5).toList(); // the producer stops here
         assertEquals(List.of(3, 2, 1), all);
+        assertEquals(List.of(0, 1, 2, 3, 4), firstFive);
     }
 
     @Test
