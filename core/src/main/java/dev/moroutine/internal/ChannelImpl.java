@@ -3,6 +3,8 @@ package dev.moroutine.internal;
 import dev.moroutine.stream.Channel;
 import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamTask;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -18,16 +20,37 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <h2>Lifecycle</h2>
  * <pre>
- * NEW ──first attach──► RUNNING ──source exhausted / source failed / every consumer closed──► ENDED
+ * NEW ──first attach──► RUNNING ──source exhausted / source failed / every consumer closed / misused──► ENDED
  * </pre>
- * Attaching to an ENDED channel throws. The distributor ends every open pipe when it stops (with
- * the source's failure, if any), and closes a {@link StreamTask} source it did not drain.
+ * Attaching to an ENDED channel throws. A task's channel arguments are attached when it is
+ * dispatched, all or none ({@link #attachAll}): each consumer pipe is reserved (the ENDED check)
+ * before any is added to {@code consumers}, so a refused task leaves no pipe that items are routed
+ * to. A channel that ends between the reservation and the add ends that pipe at once. The
+ * distributor ends every open pipe when it stops (with the source's failure, if any), and closes
+ * a {@link StreamTask} source it did not drain.
+ *
+ * <h2>A consumer on the source's worker</h2>
+ * It would wait for itself: whichever of the two that worker runs first, the other waits behind it
+ * (a producer blocks at its high-water mark). So such a consumer is refused when it is dispatched
+ * ({@link #refuseConsumersOn}, before it is queued) or when it joins on that worker, and the
+ * channel fails: {@code misuse} is set, then the source's live stream is closed and the distributor
+ * woken; the distributor, which publishes {@code sourceStream} before it reads {@code misuse} each
+ * item, stops and fails every pipe with that error, so no consumer waits for items that will not come.
  *
  * @param <T> the item type
  */
 public final class ChannelImpl<T> implements Channel<T> {
 
     private static final AtomicInteger CHANNELS = new AtomicInteger();
+    private static final VarHandle MISUSE;
+
+    static {
+        try {
+            MISUSE = MethodHandles.lookup().findVarHandle(ChannelImpl.class, "misuse", IllegalStateException.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** A {@link StreamTask} (run once, when the distributor starts) or an {@link Iterable}. */
     private final Object source;
@@ -38,6 +61,8 @@ public final class ChannelImpl<T> implements Channel<T> {
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean ended;
     private volatile Throwable endFailure;
+    private volatile IllegalStateException misuse;
+    private volatile LiveStream<?> sourceStream;
     private int cursor; // distributor thread only
     private final SpinBudget distributorSpin = new SpinBudget(50_000);
 
@@ -63,13 +88,106 @@ public final class ChannelImpl<T> implements Channel<T> {
         this.highWaterMark = highWaterMark;
     }
 
-    /** Adds a consumer and returns its end; starts the distributor on the first. */
-    LiveStream<T> attach() {
+    /**
+     * Attaches a consumer to every channel among a task's arguments, or to none: every end is
+     * reserved (which throws if its channel has ended) before any is attached, so a task refused
+     * part-way leaves no end that items were routed to and that nobody will consume.
+     *
+     * @param args the task's arguments
+     * @return the consumer ends by argument position, or null if no argument is a channel
+     * @throws IllegalStateException if one of the channels has ended
+     */
+    static LiveStream<?>[] attachAll(Object[] args) {
+        Reserved<?>[] reserved = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof TaskArg taskArg && taskArg.task() instanceof ChannelImpl<?> channel) {
+                if (reserved == null) {
+                    reserved = new Reserved<?>[args.length];
+                }
+                reserved[i] = channel.reserve();
+            }
+        }
+        if (reserved == null) {
+            return null;
+        }
+        LiveStream<?>[] ends = new LiveStream<?>[args.length];
+        for (int i = 0; i < args.length; i++) {
+            if (reserved[i] != null) {
+                ends[i] = reserved[i].attach();
+            }
+        }
+        return ends;
+    }
+
+    /** A consumer's pipe, made but not yet seen by the distributor. */
+    private record Reserved<T>(ChannelImpl<T> channel, Pipe<T> pipe) {
+        LiveStream<T> attach() {
+            return channel.attach(pipe);
+        }
+    }
+
+    private Reserved<T> reserve() {
         if (ended) {
             throw new IllegalStateException(name + " has ended (its source is exhausted, failed, or every consumer"
-                    + " closed); make a new channel(source) to stream the items again");
+                    + " closed); make a new channel(source) to stream the items again", endFailure);
         }
-        Pipe<T> pipe = new Pipe<>(highWaterMark, distributorWait, name + " consumer " + (consumers.size() + 1));
+        return new Reserved<>(this, new Pipe<>(highWaterMark, distributorWait, name + " consumer " + (consumers.size() + 1)));
+    }
+
+    /**
+     * Adds a consumer that runs on the calling thread and returns its end; starts the distributor
+     * on the first.
+     */
+    LiveStream<T> attach() {
+        LiveStream<T> end = attach(reserve().pipe());
+        Worker producer = sourceWorker();
+        if (producer != null && producer.thread() == Thread.currentThread()) {
+            throw fail("join() on " + Thread.currentThread().getName(), producer);
+        }
+        return end;
+    }
+
+    /**
+     * Refuses a task sent to the worker that runs the source of one of its channel arguments,
+     * before it is queued there, and fails that channel: see the class comment.
+     *
+     * @param consumer the task, whose channel arguments are attached
+     * @param worker where it is being sent
+     * @throws IllegalStateException if that worker runs the source of one of its channels
+     */
+    static void refuseConsumersOn(Worker worker, Call<?> consumer) {
+        for (Object arg : consumer.args()) {
+            if (arg instanceof TaskArg taskArg && taskArg.task() instanceof ChannelImpl<?> channel
+                    && channel.sourceWorker() == worker) {
+                throw channel.fail(consumer.toString(), worker);
+            }
+        }
+    }
+
+    /** Where the distributor's {@code task.join()} runs the source; null for local items. */
+    private Worker sourceWorker() {
+        return source instanceof Call<?> task ? task.defaultWorker() : null;
+    }
+
+    private IllegalStateException fail(String consumer, Worker worker) {
+        IllegalStateException refused = new IllegalStateException(name + " cannot feed " + consumer + ": it runs on "
+                + worker + ", which also runs the channel's source, " + source + ", so the consumer would wait for items"
+                + " that the source can only produce after it (or behind it): it would wait for itself. Every consumer of "
+                + name + " fails with this error. Run the source and the consumers on different workers: assign them to"
+                + " different workers of a pool, or run the consumers on a pool and leave the source unassigned (it"
+                + " then runs on its moroutine's dedicated worker)");
+        if (MISUSE.compareAndSet(this, null, refused)) {
+            LiveStream<?> opened = sourceStream;
+            if (opened != null) {
+                opened.close(); // wakes a distributor waiting for the source's next item
+            }
+            distributorWait.wake();
+        }
+        return refused;
+    }
+
+    /** Never throws for an ended channel: one that ended since the reservation ends this pipe too. */
+    private LiveStream<T> attach(Pipe<T> pipe) {
         consumers.add(pipe);
         if (started.compareAndSet(false, true)) {
             Thread.ofVirtual().name(name + "-distributor").start(this::distribute);
@@ -104,16 +222,17 @@ public final class ChannelImpl<T> implements Channel<T> {
             Iterator<? extends T> items;
             if (source instanceof StreamTask<?> task) {
                 live = (LiveStream<? extends T>) task.join();
+                sourceStream = live;
                 items = live.iterator();
             } else {
                 items = ((Iterable<? extends T>) source).iterator();
             }
-            while (items.hasNext()) {
+            while (misuse == null && items.hasNext()) {
                 T item = items.next();
                 for (;;) {
                     Pipe<T> target = readyConsumer();
                     if (target == null) {
-                        return; // every consumer closed
+                        return; // every consumer closed, or the channel was misused
                     }
                     try {
                         target.emit(item);
@@ -129,6 +248,9 @@ public final class ChannelImpl<T> implements Channel<T> {
         } catch (Throwable e) {
             failure = e;
         } finally {
+            if (misuse != null) {
+                failure = misuse; // what the source threw, if anything, came from closing it
+            }
             endFailure = failure;
             ended = true;
             if (live != null) {
@@ -146,7 +268,7 @@ public final class ChannelImpl<T> implements Channel<T> {
 
     /**
      * The next consumer with room, scanning from a rotating cursor; parks while all are at their
-     * cap. Null once every consumer that attached has closed.
+     * cap. Null once every consumer that attached has closed, or the channel was misused.
      */
     private Pipe<T> readyConsumer() {
         long budget = distributorSpin.next();
@@ -171,7 +293,7 @@ public final class ChannelImpl<T> implements Channel<T> {
                     return candidate;
                 }
             }
-            if (!open && size > 0) {
+            if ((!open && size > 0) || misuse != null) {
                 return null;
             }
             if (!Waiting.pause(start, spins, budget)) {
@@ -182,6 +304,9 @@ public final class ChannelImpl<T> implements Channel<T> {
     }
 
     private boolean anyReady() {
+        if (misuse != null) {
+            return true;
+        }
         boolean open = false;
         for (Pipe<T> consumer : consumers) {
             if (!consumer.cancelled()) {

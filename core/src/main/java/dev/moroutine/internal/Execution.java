@@ -81,23 +81,10 @@ public final class Execution<R> extends CompletableFuture<R> {
     Execution(Call<R> call, Pipe<Object> pipe) {
         this.call = call;
         this.pipe = pipe;
-        this.channelEnds = attachChannels(call.args());
+        this.channelEnds = ChannelImpl.attachAll(call.args());
         if (channelEnds != null) {
             whenComplete((ignored, failure) -> closeAll(channelEnds)); // also when it never runs
         }
-    }
-
-    private static LiveStream<?>[] attachChannels(Object[] args) {
-        LiveStream<?>[] ends = null;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i] instanceof TaskArg taskArg && taskArg.task() instanceof ChannelImpl<?> channel) {
-                if (ends == null) {
-                    ends = new LiveStream<?>[args.length];
-                }
-                ends[i] = channel.attach();
-            }
-        }
-        return ends;
     }
 
     private static void closeAll(LiveStream<?>[] ends) {
@@ -113,6 +100,9 @@ public final class Execution<R> extends CompletableFuture<R> {
     }
 
     void sentTo(Worker target) {
+        if (channelEnds != null) {
+            ChannelImpl.refuseConsumersOn(target, call); // before it is queued where it would wait for itself
+        }
         worker = target;
     }
 

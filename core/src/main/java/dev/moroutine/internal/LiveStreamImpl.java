@@ -4,9 +4,14 @@ import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.Optional;
+import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.function.BiConsumer;
@@ -20,6 +25,7 @@ import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
+import java.util.stream.BaseStream;
 import java.util.stream.Collector;
 import java.util.stream.DoubleStream;
 import java.util.stream.IntStream;
@@ -33,8 +39,16 @@ import java.util.stream.StreamSupport;
  * JDK stream, so laziness, short-circuiting and {@code onClose} behave as for any stream.
  *
  * <p>A terminal operation called on the live stream itself ({@code toList()}, {@code findFirst()},
- * {@code forEach}…) closes it when it returns, so a short-circuiting one stops the producer at
- * once. The spliterator (reachable from every derived stream and iterator) is registered with a
+ * {@code forEach}…) closes it when it returns or throws, so a short-circuiting one stops the
+ * producer at once. So does one anywhere on a stream derived from it ({@code limit(5).toList()},
+ * {@code mapToInt(…).sum()}): every intermediate operation returns the JDK stream wrapped in a
+ * {@link Derived} proxy, which wraps the streams its own operations return in turn, and closes the
+ * pipeline (which runs the source stage's close actions: the source is cancelled) after any other
+ * method, except {@code iterator()}, {@code spliterator()}, {@code isParallel()} and
+ * {@code close()}. A proxy is called once per stream operation, never per item: items flow
+ * through the JDK pipeline, and an iterator or spliterator taken from it is the JDK's own.
+ *
+ * <p>The spliterator (reachable from every derived stream and iterator) is registered with a
  * {@link Cleaner}: if it becomes unreachable before the source ends, the source is cancelled, so a
  * loop left with {@code break} and no {@code close()} cannot hold a producer's worker forever.
  */
@@ -82,6 +96,57 @@ final class LiveStreamImpl<T> implements LiveStream<T> {
         }
     }
 
+    /**
+     * Closes the pipeline after a terminal operation on a stream derived from a live stream: see
+     * the class comment.
+     */
+    private static final class Derived implements InvocationHandler {
+        private static final ClassLoader LOADER = LiveStreamImpl.class.getClassLoader();
+        /** Methods that return no stream but do not end it. */
+        private static final Set<String> OPEN_ENDED = Set.of("iterator", "spliterator", "isParallel", "close");
+
+        private final BaseStream<?, ?> stream;
+
+        private Derived(BaseStream<?, ?> stream) {
+            this.stream = stream;
+        }
+
+        /** {@code stream} behind a proxy of its own interface ({@code Stream}, {@code IntStream}…). */
+        @SuppressWarnings("unchecked") // the proxy implements the interface of S that stream implements
+        static <S extends BaseStream<?, S>> S of(S stream) {
+            return (S) proxy(stream);
+        }
+
+        private static Object proxy(BaseStream<?, ?> stream) {
+            Class<?> face = stream instanceof Stream<?> ? Stream.class
+                    : stream instanceof IntStream ? IntStream.class
+                    : stream instanceof LongStream ? LongStream.class
+                    : stream instanceof DoubleStream ? DoubleStream.class
+                    : null;
+            return face == null ? stream : Proxy.newProxyInstance(LOADER, new Class<?>[] {face}, new Derived(stream));
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            if (method.getDeclaringClass() == Object.class) {
+                return method.getName().equals("equals") ? proxy == args[0] : method.invoke(stream, args);
+            }
+            boolean terminal = !BaseStream.class.isAssignableFrom(method.getReturnType())
+                    && !OPEN_ENDED.contains(method.getName());
+            Object result;
+            try {
+                result = method.invoke(stream, args);
+            } catch (InvocationTargetException failed) {
+                throw failed.getCause();
+            } finally {
+                if (terminal) {
+                    stream.close();
+                }
+            }
+            return result == stream ? proxy : result instanceof BaseStream<?, ?> next ? proxy(next) : result;
+        }
+    }
+
     private Stream<T> claim() {
         if (!CLAIMED.compareAndSet(this, false, true)) {
             throw new IllegalStateException(description + " is already being consumed: a live stream can be consumed"
@@ -121,117 +186,117 @@ final class LiveStreamImpl<T> implements LiveStream<T> {
 
     @Override
     public Stream<T> sequential() {
-        return claim();
+        return Derived.of(claim());
     }
 
     @Override
     public Stream<T> parallel() {
-        return claim().parallel();
+        return Derived.of(claim().parallel());
     }
 
     @Override
     public Stream<T> unordered() {
-        return claim().unordered();
+        return Derived.of(claim().unordered());
     }
 
     @Override
     public Stream<T> onClose(Runnable closeHandler) {
-        return claim().onClose(closeHandler);
+        return Derived.of(claim().onClose(closeHandler));
     }
 
     @Override
     public Stream<T> filter(Predicate<? super T> predicate) {
-        return claim().filter(predicate);
+        return Derived.of(claim().filter(predicate));
     }
 
     @Override
     public <R> Stream<R> map(Function<? super T, ? extends R> mapper) {
-        return claim().map(mapper);
+        return Derived.of(claim().map(mapper));
     }
 
     @Override
     public IntStream mapToInt(ToIntFunction<? super T> mapper) {
-        return claim().mapToInt(mapper);
+        return Derived.of(claim().mapToInt(mapper));
     }
 
     @Override
     public LongStream mapToLong(ToLongFunction<? super T> mapper) {
-        return claim().mapToLong(mapper);
+        return Derived.of(claim().mapToLong(mapper));
     }
 
     @Override
     public DoubleStream mapToDouble(ToDoubleFunction<? super T> mapper) {
-        return claim().mapToDouble(mapper);
+        return Derived.of(claim().mapToDouble(mapper));
     }
 
     @Override
     public <R> Stream<R> flatMap(Function<? super T, ? extends Stream<? extends R>> mapper) {
-        return claim().flatMap(mapper);
+        return Derived.of(claim().flatMap(mapper));
     }
 
     @Override
     public IntStream flatMapToInt(Function<? super T, ? extends IntStream> mapper) {
-        return claim().flatMapToInt(mapper);
+        return Derived.of(claim().flatMapToInt(mapper));
     }
 
     @Override
     public LongStream flatMapToLong(Function<? super T, ? extends LongStream> mapper) {
-        return claim().flatMapToLong(mapper);
+        return Derived.of(claim().flatMapToLong(mapper));
     }
 
     @Override
     public DoubleStream flatMapToDouble(Function<? super T, ? extends DoubleStream> mapper) {
-        return claim().flatMapToDouble(mapper);
+        return Derived.of(claim().flatMapToDouble(mapper));
     }
 
     @Override
     public <R> Stream<R> mapMulti(BiConsumer<? super T, ? super Consumer<R>> mapper) {
-        return claim().mapMulti(mapper);
+        return Derived.of(claim().mapMulti(mapper));
     }
 
     @Override
     public Stream<T> distinct() {
-        return claim().distinct();
+        return Derived.of(claim().distinct());
     }
 
     @Override
     public Stream<T> sorted() {
-        return claim().sorted();
+        return Derived.of(claim().sorted());
     }
 
     @Override
     public Stream<T> sorted(Comparator<? super T> comparator) {
-        return claim().sorted(comparator);
+        return Derived.of(claim().sorted(comparator));
     }
 
     @Override
     public Stream<T> peek(Consumer<? super T> action) {
-        return claim().peek(action);
+        return Derived.of(claim().peek(action));
     }
 
     @Override
     public Stream<T> limit(long maxSize) {
-        return claim().limit(maxSize);
+        return Derived.of(claim().limit(maxSize));
     }
 
     @Override
     public Stream<T> skip(long n) {
-        return claim().skip(n);
+        return Derived.of(claim().skip(n));
     }
 
     @Override
     public Stream<T> takeWhile(Predicate<? super T> predicate) {
-        return claim().takeWhile(predicate);
+        return Derived.of(claim().takeWhile(predicate));
     }
 
     @Override
     public Stream<T> dropWhile(Predicate<? super T> predicate) {
-        return claim().dropWhile(predicate);
+        return Derived.of(claim().dropWhile(predicate));
     }
 
     @Override
     public <R> Stream<R> gather(java.util.stream.Gatherer<? super T, ?, R> gatherer) {
-        return claim().gather(gatherer);
+        return Derived.of(claim().gather(gatherer));
     }
 
     @Override

@@ -19,6 +19,13 @@ import java.util.concurrent.LinkedBlockingQueue;
  * The source behind {@code map(pool, tasks, concurrency)}: the consuming thread keeps up to
  * {@code concurrency} tasks submitted, pulling the next task only when a slot frees, and takes
  * results from a queue that completions feed, so they come out in completion order.
+ *
+ * <p>It stops in three ways. The signal's action cancels what is in flight and puts
+ * {@link #ABORTED} in the queue to wake a waiting consumer; from then on (checked before each
+ * result, and before a task's failure is reported, which the abort may have caused) the stream
+ * simply ends. An interrupt of the waiting consumer cancels what is in flight and throws
+ * {@link CancellationException}, keeping the interrupt status. Closing the stream cancels what is
+ * in flight. Cancelling skips tasks that have not started; running ones finish on their workers.
  */
 public final class MapSource implements ItemSource {
 
@@ -32,10 +39,12 @@ public final class MapSource implements ItemSource {
     private final LinkedBlockingQueue<CompletableFuture<?>> completed = new LinkedBlockingQueue<>();
     private final Set<CompletableFuture<?>> inFlight = ConcurrentHashMap.newKeySet();
     private final Signal.Registration registration;
+    private final String description;
     private volatile boolean cancelled;
 
     private MapSource(Runner pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
         this.pool = pool;
+        this.description = "map over " + pool;
         this.tasks = tasks;
         this.concurrency = concurrency;
         this.signal = signal;
@@ -62,15 +71,15 @@ public final class MapSource implements ItemSource {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be at least 1 (tasks in flight at once), was " + concurrency);
         }
-        return new LiveStreamImpl<>(new MapSource(pool, tasks, concurrency, signal), "map over " + pool);
+        MapSource source = new MapSource(pool, tasks, concurrency, signal);
+        return new LiveStreamImpl<>(source, source.description);
     }
 
     @Override
     public Object next() {
-        if (cancelled) {
+        if (cancelled || aborted()) {
             return END;
         }
-        checkSignal();
         while (inFlight.size() < concurrency && tasks.hasNext()) {
             CompletableFuture<?> future = pool.submit(Objects.requireNonNull(tasks.next(), "a task of map's source is null"));
             inFlight.add(future);
@@ -81,18 +90,23 @@ public final class MapSource implements ItemSource {
             return END;
         }
         CompletableFuture<?> done = take();
-        if (done == ABORTED) {
-            checkSignal();
+        if (aborted()) {
+            return END;
         }
         inFlight.remove(done);
         try {
             return done.join();
         } catch (CompletionException failure) {
             cancel();
+            if (aborted()) {
+                return END;
+            }
             throw new TaskFailedException("a task of map failed: " + failure.getCause(), failure.getCause());
         } catch (CancellationException stopped) {
             cancel();
-            checkSignal();
+            if (aborted()) {
+                return END;
+            }
             Throwable why = stopped.getCause() instanceof CancellationException stored ? stored : stopped;
             CancellationException here = new CancellationException("a task of map was cancelled: " + why.getMessage());
             here.initCause(why);
@@ -101,27 +115,26 @@ public final class MapSource implements ItemSource {
     }
 
     private CompletableFuture<?> take() {
-        boolean interrupted = false;
+        CompletableFuture<?> done = completed.poll();
+        if (done != null) {
+            return done;
+        }
         try {
-            for (;;) {
-                try {
-                    return completed.take();
-                } catch (InterruptedException e) {
-                    interrupted = true; // like join(): wait on, keep the interrupt
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            return completed.take();
+        } catch (InterruptedException e) { // a stopping worker, or a caller giving up: stop waiting, as a pipe does
+            cancel();
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for a result of " + description);
         }
     }
 
-    private void checkSignal() {
+    /** Whether the signal has fired; then the stream ends, with what is in flight cancelled. */
+    private boolean aborted() {
         if (signal != null && signal.aborted()) {
             cancel();
-            throw new CancellationException("map was aborted by its signal: " + signal.reason());
+            return true;
         }
+        return false;
     }
 
     @Override

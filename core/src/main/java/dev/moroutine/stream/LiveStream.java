@@ -27,10 +27,15 @@ import java.util.stream.Stream;
  * thrown with the interrupt status kept, so a stopping worker never stays blocked on a stream.
  *
  * <p>{@link #close()} stops the producer promptly if it has not finished. A terminal operation
- * called on this stream itself ({@code toList()}, {@code findFirst()}, {@code forEach}…) closes it
- * when it returns; after an iterator, or an operation chained off it ({@code limit(3).toList()}),
- * close it yourself (try-with-resources). A stream that is dropped without being closed or
- * finished is closed when it is garbage collected, which may be much later.
+ * closes it when it returns or throws, so a short-circuiting one stops the producer at once:
+ * one called on this stream itself ({@code toList()}, {@code findFirst()}, {@code forEach}…), and
+ * one anywhere on a stream derived from it by its methods, of any shape
+ * ({@code limit(5).toList()}, {@code mapToInt(…).sum()}, {@code flatMap(…)}, {@code gather(…)}).
+ * {@code iterator()} and {@code spliterator()} (here or on a derived stream) hand the items over
+ * without ending anything: after one, or a for-each loop, close this stream yourself
+ * (try-with-resources). So does a stream that combines it with others through a static method
+ * ({@code Stream.concat}): close the combined stream. A stream that is dropped without being
+ * closed or finished is closed when it is garbage collected, which may be much later.
  *
  * @param <T> the item type
  */

@@ -244,7 +244,9 @@ public final class Streaming {
      * completion order. Tasks are pulled from {@code tasks} lazily, on the consuming thread, only as
      * slots free up, so an endless source works. A failed task ends the stream with its failure
      * (a {@link dev.moroutine.TaskFailedException}); closing the stream cancels the tasks in flight
-     * that have not started.
+     * that have not started. A consumer interrupted while it waits for a result gets a
+     * {@link java.util.concurrent.CancellationException} (with its interrupt status kept), and the
+     * tasks in flight are cancelled too.
      *
      * @param pool where the tasks run
      * @param tasks the tasks
@@ -259,10 +261,22 @@ public final class Streaming {
     }
 
     /**
-     * Like {@link #map(Runner, Iterator, int)}, and stops when {@code signal} fires: no task is pulled
-     * after that, those in flight that have not started are cancelled, and taking the next result
-     * throws {@link java.util.concurrent.CancellationException}. Pass the same signal to the tasks
-     * themselves to stop those already running.
+     * Like {@link #map(Runner, Iterator, int)}, and stops when {@code signal} fires: the stream then
+     * ends normally, as if the tasks had run out, so a for-each loop over it simply finishes. No
+     * task is pulled and no result is yielded after that (results not yet taken are dropped), and
+     * the tasks in flight that have not started are cancelled; a task that then fails (say, one
+     * stopped by the same signal) ends the stream too, without an exception. To learn whether the
+     * loop ended because of the signal, ask the signal: {@code signal.aborted()}. Pass the same
+     * signal to the tasks themselves to stop those already running.
+     *
+     * <pre>{@code
+     * try (LiveStream<Integer> results = map(pool, tasks, 4, controller.signal())) {
+     *     for (int result : results) {
+     *         if (result == target) controller.abort("found");   // the loop then ends
+     *     }
+     * }
+     * boolean found = controller.signal().aborted();
+     * }</pre>
      *
      * @param pool where the tasks run
      * @param tasks the tasks

@@ -281,8 +281,7 @@ class StreamingTest {
                 Iterator<Integer> results = mapped.iterator();
                 for (int i = 0; i < 50; i++) results.next();
                 controller.abort("enough");
-                CancellationException e = assertThrows(CancellationException.class, results::next);
-                assertTrue(e.getMessage().contains("enough"), e.getMessage());
+                assertFalse(results.hasNext(), "the signal ends the stream");
             }
             assertTrue(pulled.get() <= 52, "pulled only as slots freed: " + pulled.get());
         }

@@ -5,6 +5,7 @@ import static dev.moroutine.examples.readme.Numbers.*;
 import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.AbortController;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.Runner;
 import dev.moroutine.Task;
@@ -36,7 +37,9 @@ class StreamingSnippetsTest {
             }
         }
         List<Integer> all = countDown.call(3).join().toList(); // [3, 2, 1]
+        List<Integer> firstFive = countUp.call(1_000_000).join().limit(5).toList(); // the producer stops here
         assertEquals(List.of(3, 2, 1), all);
+        assertEquals(List.of(0, 1, 2, 3, 4), firstFive);
     }
 
     @Test
@@ -141,5 +144,20 @@ class StreamingSnippetsTest {
                 squares.forEach(System.out::println); // in completion order
             }
         }
+    }
+
+    @Test
+    void boundedMapStoppedBySignal() {
+        var controller = new AbortController();
+        try (Runner pool = workers()) {
+            var tasks = IntStream.iterate(0, i -> i + 1).mapToObj(slowSquare::call).iterator(); // endless
+            try (LiveStream<Integer> squares = map(pool, tasks, 4, controller.signal())) {
+                for (int square : squares) {
+                    if (square > 1_000) controller.abort("big enough"); // the loop then ends
+                }
+            }
+        }
+        boolean stopped = controller.signal().aborted(); // true: the signal ended the loop
+        assertTrue(stopped);
     }
 }

@@ -1,0 +1,141 @@
+package dev.moroutine.stream;
+
+import static dev.moroutine.Moroutine.*;
+import static dev.moroutine.stream.Streaming.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.moroutine.Mo1;
+import dev.moroutine.Mo2;
+import dev.moroutine.Runner;
+import dev.moroutine.TaskFailedException;
+import dev.moroutine.WorkerHandle;
+import dev.moroutine.testing.NoLeakedWorkers;
+import dev.moroutine.testing.Stress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Channels used wrongly fail with a message, and release what they hold, instead of hanging a worker. */
+@ExtendWith(NoLeakedWorkers.class)
+@Timeout(120)
+class ChannelMisuseTest {
+
+    static final StreamMo1<Integer, Integer> upTo = streaming(n -> IntStream.range(0, n).boxed());
+    static final StreamMo1<Stream<Integer>, Integer> doubled = streaming(in -> in.map(x -> 2 * x));
+    static final Mo1<Iterable<Integer>, Integer> sum = mo(ChannelMisuseTest::total);
+    static final Mo1<Channel<Integer>, Long> joinAndCount = mo(channel -> channel.join().count());
+    static final Mo2<Iterable<Integer>, Iterable<Integer>, Integer> sumBoth = mo((a, b) -> total(a) + total(b));
+
+    private static int total(Iterable<Integer> items) {
+        int total = 0;
+        for (int x : items) total += x;
+        return total;
+    }
+
+    /** {@code assign} keeps a stream task's kind; its signature says only {@code Task}. */
+    private static StreamTask<Integer> on(WorkerHandle worker, StreamTask<Integer> task) {
+        return (StreamTask<Integer>) assign(worker, task);
+    }
+
+    private static Channel<Integer> endedChannel() {
+        Channel<Integer> ended = channel(List.of());
+        assertEquals(List.of(), ended.join().toList());
+        return ended;
+    }
+
+    /**
+     * The task's second channel has ended, so it is refused: no item of its first channel may go to
+     * it, whether that channel's other consumer attached before the refused task or after it.
+     */
+    @Test
+    void aTaskRefusedWhileAttachingItsChannelsLosesNoItemOfTheOthers() throws Exception {
+        Channel<Integer> ended = endedChannel();
+        int rounds = Stress.scaled(20);
+        int lost = 0;
+        try (Runner pool = workers(2)) {
+            WorkerHandle source = pool.workers().get(0);
+            WorkerHandle consumer = pool.workers().get(1);
+            for (int round = 0; round < rounds; round++) {
+                Channel<Integer> live = channel(on(source, upTo.call(100)), 4);
+                CompletableFuture<Integer> before = round % 2 == 0 ? pool.submit(assign(consumer, sum.call(live))) : null;
+                IllegalStateException refused = assertThrows(IllegalStateException.class,
+                        () -> pool.submit(assign(consumer, sumBoth.call(live, ended))));
+                assertTrue(refused.getMessage().contains("has ended"), refused.getMessage());
+                int total = before != null ? before.get(10, TimeUnit.SECONDS) : pool.run(assign(consumer, sum.call(live)));
+                if (total != 4_950) lost++;
+            }
+        }
+        assertEquals(0, lost, "rounds in which the refused task's end swallowed items");
+    }
+
+    @Test
+    void aTaskRefusedWhileAttachingItsChannelsDoesNotHoldTheSourcesWorker() {
+        Channel<Integer> ended = endedChannel();
+        Runner pool = workers(2);
+        Channel<Integer> live = channel(on(pool.workers().get(0), upTo.call(1_000_000)), 4);
+        assertThrows(IllegalStateException.class, () -> pool.submit(assign(pool.workers().get(1), sumBoth.call(live, ended))));
+        assertTimeoutPreemptively(Duration.ofSeconds(10), pool::close,
+                "the source's producer stayed blocked on the end that nobody consumes");
+    }
+
+    /** Through a channel, a consumer on its source's worker waited for itself, silently, and so did the others. */
+    @Test
+    void aConsumerOnTheWorkerOfItsChannelsSourceFailsAndSoDoTheOtherConsumers() {
+        for (int round = 0; round < Stress.scaled(5); round++) {
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                try (Runner pool = workers(2)) {
+                    WorkerHandle sourceWorker = pool.workers().get(0);
+                    Channel<Integer> channel = channel(on(sourceWorker, upTo.call(1_000_000)), 4);
+                    CompletableFuture<Integer> other = pool.submit(assign(pool.workers().get(1), sum.call(channel)));
+                    IllegalStateException refused = assertThrows(IllegalStateException.class,
+                            () -> pool.submit(assign(sourceWorker, sum.call(channel))));
+                    assertTrue(refused.getMessage().startsWith(channel + " cannot feed task " + sum),
+                            refused.getMessage());
+                    assertTrue(refused.getMessage().contains("it runs on " + sourceWorker + ", which also runs the channel's"
+                            + " source, task " + upTo + " assigned to " + sourceWorker), refused.getMessage());
+                    assertTrue(refused.getMessage().contains("it would wait for itself"), refused.getMessage());
+                    assertTrue(refused.getMessage().contains("Run the source and the consumers on different workers"),
+                            refused.getMessage());
+                    ExecutionException failed = assertThrows(ExecutionException.class, () -> other.get(10, TimeUnit.SECONDS));
+                    assertInstanceOf(TaskFailedException.class, failed.getCause());
+                    assertSame(refused, failed.getCause().getCause(), "the other consumer learns why");
+                    IllegalStateException after = assertThrows(IllegalStateException.class,
+                            () -> pool.submit(assign(pool.workers().get(1), sum.call(channel))));
+                    assertSame(refused, after.getCause(), "a late consumer learns why the channel ended");
+                }
+            });
+        }
+    }
+
+    /** A channel over a call of a moroutine, consumed by a call of the same one: both run on its dedicated worker. */
+    @Test
+    void aChannelPipedIntoACallOfItsSourcesMoroutineFailsInsteadOfHanging() {
+        Channel<Integer> channel = channel(doubled.call(upTo.call(1_000)));
+        TaskFailedException e = assertTimeoutPreemptively(Duration.ofSeconds(30),
+                () -> assertThrows(TaskFailedException.class, () -> sum.call(doubled.call(channel)).join()));
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("it would wait for itself"), e.getCause().getMessage());
+    }
+
+    /** join() on the worker that runs the channel's source, from inside a task. */
+    @Test
+    void joiningAChannelOnTheWorkerOfItsSourceFailsInsteadOfHanging() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            try (Runner pool = workers(1)) {
+                WorkerHandle only = pool.workers().get(0);
+                Channel<Integer> channel = channel(on(only, upTo.call(100)));
+                TaskFailedException e = assertThrows(TaskFailedException.class, () -> pool.run(joinAndCount.call(channel)));
+                assertInstanceOf(IllegalStateException.class, e.getCause());
+                assertTrue(e.getCause().getMessage().startsWith(channel + " cannot feed join() on " + only.thread().getName()),
+                        e.getCause().getMessage());
+            }
+        });
+    }
+}
