@@ -39,11 +39,6 @@ class ChannelMisuseTest {
         return total;
     }
 
-    /** {@code assign} keeps a stream task's kind; its signature says only {@code Task}. */
-    private static StreamTask<Integer> on(WorkerHandle worker, StreamTask<Integer> task) {
-        return (StreamTask<Integer>) assign(worker, task);
-    }
-
     private static Channel<Integer> endedChannel() {
         Channel<Integer> ended = channel(List.of());
         assertEquals(List.of(), ended.join().toList());
@@ -63,7 +58,7 @@ class ChannelMisuseTest {
             WorkerHandle source = pool.workers().get(0);
             WorkerHandle consumer = pool.workers().get(1);
             for (int round = 0; round < rounds; round++) {
-                Channel<Integer> live = channel(on(source, upTo.call(100)), 4);
+                Channel<Integer> live = channel(Streaming.assign(source, upTo.call(100)), 4);
                 CompletableFuture<Integer> before = round % 2 == 0 ? pool.submit(assign(consumer, sum.call(live))) : null;
                 IllegalStateException refused = assertThrows(IllegalStateException.class,
                         () -> pool.submit(assign(consumer, sumBoth.call(live, ended))));
@@ -79,7 +74,7 @@ class ChannelMisuseTest {
     void aTaskRefusedWhileAttachingItsChannelsDoesNotHoldTheSourcesWorker() {
         Channel<Integer> ended = endedChannel();
         Runner pool = workers(2);
-        Channel<Integer> live = channel(on(pool.workers().get(0), upTo.call(1_000_000)), 4);
+        Channel<Integer> live = channel(Streaming.assign(pool.workers().get(0), upTo.call(1_000_000)), 4);
         assertThrows(IllegalStateException.class, () -> pool.submit(assign(pool.workers().get(1), sumBoth.call(live, ended))));
         assertTimeoutPreemptively(Duration.ofSeconds(10), pool::close,
                 "the source's producer stayed blocked on the end that nobody consumes");
@@ -92,7 +87,7 @@ class ChannelMisuseTest {
             assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
                 try (Runner pool = workers(2)) {
                     WorkerHandle sourceWorker = pool.workers().get(0);
-                    Channel<Integer> channel = channel(on(sourceWorker, upTo.call(1_000_000)), 4);
+                    Channel<Integer> channel = channel(Streaming.assign(sourceWorker, upTo.call(1_000_000)), 4);
                     CompletableFuture<Integer> other = pool.submit(assign(pool.workers().get(1), sum.call(channel)));
                     IllegalStateException refused = assertThrows(IllegalStateException.class,
                             () -> pool.submit(assign(sourceWorker, sum.call(channel))));
@@ -130,7 +125,7 @@ class ChannelMisuseTest {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
             try (Runner pool = workers(1)) {
                 WorkerHandle only = pool.workers().get(0);
-                Channel<Integer> channel = channel(on(only, upTo.call(100)));
+                Channel<Integer> channel = channel(Streaming.assign(only, upTo.call(100)));
                 TaskFailedException e = assertThrows(TaskFailedException.class, () -> pool.run(joinAndCount.call(channel)));
                 assertInstanceOf(IllegalStateException.class, e.getCause());
                 assertTrue(e.getCause().getMessage().startsWith(channel + " cannot feed join() on " + only.thread().getName()),
