@@ -108,14 +108,19 @@ public class Call<R> implements Task<R> {
         return assigned != null ? assigned : definition.dedicatedWorker();
     }
 
+    /** The stream setting there: an assigned worker's pool's, which holds for every run on that pool; else the default. */
+    private int defaultHighWaterMark() {
+        return assigned != null ? assigned.pool().highWaterMark() : Streams.DEFAULT_HIGH_WATER_MARK;
+    }
+
     @Override
     public CompletableFuture<R> future() {
-        return submitTo(defaultWorker(), Streams.DEFAULT_HIGH_WATER_MARK);
+        return submitTo(defaultWorker(), defaultHighWaterMark());
     }
 
     @Override
     public R join() {
-        return runOn(defaultWorker(), Streams.DEFAULT_HIGH_WATER_MARK);
+        return runOn(defaultWorker(), defaultHighWaterMark());
     }
 
     /**

@@ -4,12 +4,14 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.PoolOptions;
 import dev.moroutine.Runner;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -18,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
@@ -38,6 +41,13 @@ class PublisherTest {
         out.emit(0L);
         gate.await();
         for (long i = 1; ; i++) out.emit(i);
+    });
+    /** Emits 0, 1, 2… and counts what it emitted. */
+    static final StreamMo1<AtomicLong, Long> counted = emitting((AtomicLong emitted, Emitter<Long> out) -> {
+        for (long i = 0; ; i++) {
+            out.emit(i);
+            emitted.set(i + 1);
+        }
     });
 
     /** A subscriber that records every signal, by name, and the thread of its terminal signal. */
@@ -169,6 +179,39 @@ class PublisherTest {
                 assertEquals(i, left.poll(10, TimeUnit.SECONDS), "left item " + i);
                 assertEquals(i, right.poll(10, TimeUnit.SECONDS), "right item " + i);
             }
+        }
+    }
+
+    /**
+     * A subscription runs on the pool worker its task is assigned to, so the pool's high-water mark
+     * bounds its producer, as for any stream run on that pool.
+     */
+    @Test
+    void aSubscriptionOfATaskAssignedToAPoolWorkerKeepsThePoolsHighWaterMark() throws Exception {
+        int highWaterMark = 2;
+        try (Runner pool = workers(1, PoolOptions.defaults().withHighWaterMark(highWaterMark))) {
+            WorkerHandle worker = pool.workers().get(0);
+            AtomicLong emitted = new AtomicLong();
+            Flow.Subscription subscription = subscribe(assign(worker, counted.call(emitted)).publisher(),
+                    new LinkedBlockingQueue<>());
+            try {
+                awaitWaitingForRoom(worker.thread());
+                // the deliverer may hold one more item, taken from the pipe before any demand
+                assertTrue(emitted.get() <= highWaterMark + 1, "the producer emitted " + emitted.get()
+                        + " items before it waited for room; the pool's high-water mark is " + highWaterMark);
+            } finally {
+                subscription.cancel();
+            }
+        }
+    }
+
+    /** Waits until {@code worker} is a stream producer parked for room in its pipe. */
+    private static void awaitWaitingForRoom(Thread worker) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!(worker.getState() == Thread.State.WAITING && Arrays.stream(worker.getStackTrace())
+                .anyMatch(frame -> frame.getMethodName().equals("awaitRoom")))) {
+            assertTrue(System.nanoTime() < end, worker.getName() + " never waited for room in its pipe");
+            Thread.onSpinWait();
         }
     }
 

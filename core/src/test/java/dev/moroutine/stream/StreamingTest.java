@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -26,6 +27,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -70,6 +72,14 @@ class StreamingTest {
     static final StreamMo1<Integer, Integer> failsAfter = emitting((Integer n, Emitter<Integer> out) -> {
         for (int i = 0; i < n; i++) out.emit(i);
         throw new IllegalStateException("producer broke after " + n);
+    });
+    /** Emits 0, 1, … {@code n - 1}, pausing at random (seeded): some pauses outlast the consumer's spin, so it parks. */
+    static final StreamMo2<Long, Long, Long> jittery = emitting((Long n, Long seed, Emitter<Long> out) -> {
+        SplittableRandom random = new SplittableRandom(seed);
+        for (long i = 0; i < n; i++) {
+            pauseAtRandom(random);
+            out.emit(i);
+        }
     });
     static final StreamMo0<Integer> emitsNull = emitting((Emitter<Integer> out) -> out.emit(null));
     static final StreamMo1<CountDownLatch, Integer> stuck = emitting((CountDownLatch gate, Emitter<Integer> out) -> {
@@ -377,6 +387,58 @@ class StreamingTest {
         TaskFailedException nullItem = assertThrows(TaskFailedException.class, () -> emitsNull.call().join().toList());
         assertTrue(nullItem.getCause().getMessage().contains("a null item was emitted"), nullItem.getCause().getMessage());
         assertThrows(NullPointerException.class, () -> channel((Iterable<Integer>) null));
+    }
+
+    /**
+     * Both ends park often (each pauses at random, beyond the other's spin budget) and, every other
+     * round, the consumer is also unparked for no reason, as a publisher's {@code request(n)} unparks its deliverer:
+     * neither a lost wake nor a stale consumer thread may stall the stream or lose an item.
+     */
+    @ParameterizedTest(name = "virtual consumer: {0}")
+    @ValueSource(booleans = {false, true})
+    void aProducerAndAConsumerThatBothParkLoseNoWake(boolean virtual) throws Exception {
+        long items = 2_000;
+        for (int round = 0; round < Stress.scaled(20); round++) {
+            int highWaterMark = 1 + round % 3;
+            long seed = round;
+            CompletableFuture<Long> consumed = new CompletableFuture<>();
+            Runnable consume = () -> {
+                SplittableRandom random = new SplittableRandom(~seed);
+                long next = 0;
+                try (LiveStream<Long> stream = jittery.call(items, seed).withHighWaterMark(highWaterMark).join()) {
+                    for (long item : (Iterable<Long>) stream::iterator) {
+                        if (item != next) throw new AssertionError("item " + item + " where " + next + " was due");
+                        next++;
+                        pauseAtRandom(random);
+                    }
+                    consumed.complete(next);
+                } catch (Throwable t) {
+                    consumed.completeExceptionally(t);
+                }
+            };
+            boolean spurious = round % 2 == 0; // not always: a spurious unpark would also hide a lost one
+            Thread consumer = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(consume);
+            Thread unparker = Thread.ofVirtual().start(() -> {
+                while (spurious && !consumed.isDone()) {
+                    LockSupport.unpark(consumer);
+                    LockSupport.parkNanos(50_000);
+                }
+            });
+            assertEquals(items, consumed.get(30, TimeUnit.SECONDS), "round " + round + ", high-water mark " + highWaterMark
+                    + (spurious ? ", with spurious unparks" : ""));
+            unparker.join();
+        }
+    }
+
+    /** Mostly nothing; now and then a spin of up to 120 µs or a 200 µs park, both beyond a spin budget of 50 µs. */
+    private static void pauseAtRandom(SplittableRandom random) {
+        int dice = random.nextInt(100);
+        if (dice < 3) {
+            LockSupport.parkNanos(200_000);
+        } else if (dice < 20) {
+            long until = System.nanoTime() + random.nextInt(120_000);
+            while (System.nanoTime() < until) Thread.onSpinWait();
+        }
     }
 
     private static List<Integer> sizes(List<List<Integer>> shares) {
