@@ -46,6 +46,7 @@ class StreamingRobustnessTest {
     });
     static final Mo1<Stream<Integer>, Integer> firstThenQuit = mo(in -> in.findFirst().orElse(-1));
     static final Mo1<Stream<Integer>, Long> countAll = mo(Stream::count);
+    static final Mo1<CountDownLatch, Boolean> waitFor = mo(gate -> gate.await(30, TimeUnit.SECONDS));
 
     /**
      * The consumer takes an item and then waits for the producer's next step: a wake lost between
@@ -88,11 +89,20 @@ class StreamingRobustnessTest {
 
     /** Consumers attach when their task is dispatched, so one that starts after the source ran dry still gets its share. */
     @RepeatedTest(5)
-    void aChannelConsumerWhoseTaskStartsLateGetsItsShare() {
+    void aChannelConsumerWhoseTaskStartsLateGetsItsShare() throws Exception {
         Channel<Integer> channel = channel(List.of(1, 2, 3, 4, 5, 6, 7, 8), 2);
         try (Runner pool = workers(1)) { // the second task waits until the first is done
-            List<Long> counts = pool.runAll(List.of(countAll.call(channel), countAll.call(channel)));
-            assertEquals(8, counts.get(0) + counts.get(1), "every item reached one of them: " + counts);
+            // Both consumers are dispatched (and so attached) before the worker runs either: without
+            // the gate the first could drain the channel before the second is even sent.
+            CountDownLatch gate = new CountDownLatch(1);
+            CompletableFuture<Boolean> held = pool.submit(waitFor.call(gate));
+            CompletableFuture<Long> first = pool.submit(countAll.call(channel));
+            CompletableFuture<Long> second = pool.submit(countAll.call(channel));
+            gate.countDown();
+            assertTrue(held.get(30, TimeUnit.SECONDS));
+            long a = first.get(30, TimeUnit.SECONDS);
+            long b = second.get(30, TimeUnit.SECONDS);
+            assertEquals(8, a + b, "every item reached one of them: " + a + " + " + b);
         }
     }
 
