@@ -35,10 +35,13 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * execution is either seen (and failed) by the stopper or never started.
  *
  * <h2>Death</h2>
- * A {@link VirtualMachineError} (a stack overflow, say) escaping a moroutine fails that execution
- * with a {@link WorkerDiedException}, closes the thread's task-arg values and hands the queue to a
- * fresh thread, which goes on with the executions queued behind it. The handle (this object) stays
- * the same. Other throwables only fail their own execution.
+ * A {@link VirtualMachineError} (a stack overflow, say) escaping a moroutine ends the thread: it
+ * closes its task-arg values and hands the queue to a fresh thread, which first fails that execution
+ * with a {@link WorkerDiedException} and then goes on with the executions queued behind it. So
+ * whoever sees the failure also sees the dead thread's values closed, and the worker cannot be seen
+ * stopped before the failure is reported. The handle (this object) stays the same. When the worker is
+ * stopping, the dying thread reports the failure itself and then stops the worker. Other throwables
+ * only fail their own execution.
  */
 public final class ThreadWorker implements Worker {
 
@@ -88,13 +91,18 @@ public final class ThreadWorker implements Worker {
     }
 
     void start() {
+        newThread(null).start();
+    }
+
+    /** The worker's next thread; it reports {@code predecessor}'s death (if any) before taking the queue. */
+    private Thread newThread(Death predecessor) {
         int born = generation++;
-        Thread started = Thread.ofPlatform()
+        Thread created = Thread.ofPlatform()
                 .name(born == 0 ? name : name + "#" + born)
                 .daemon(true)
-                .unstarted(this::loop);
-        thread = started;
-        started.start();
+                .unstarted(() -> loop(predecessor));
+        thread = created; // before it starts: a stopper must be able to wake it from its first park
+        return created;
     }
 
     WorkerPool pool() {
@@ -175,35 +183,42 @@ public final class ThreadWorker implements Worker {
         return candidate == thread;
     }
 
-    private void loop() {
+    private void loop(Death predecessor) {
         Death death = null;
-        boolean replaced = false;
         try {
+            if (predecessor != null) {
+                predecessor.report("a new thread replaced it");
+            }
             int highWaterMark = pool != null ? pool.highWaterMark() : Streams.DEFAULT_HIGH_WATER_MARK;
-        try (WorkerContext context = new WorkerContext(name, highWaterMark)) {
+            try (WorkerContext context = new WorkerContext(name, highWaterMark)) {
                 death = work(context);
                 Thread.interrupted(); // values are closed normally even after a forced stop
             }
         } finally {
             // Whatever escaped, the queue gets a new thread or is drained: nothing is left unfinished.
-            if (death != null && lifecycle != STOPPED) {
-                start();
-                replaced = true;
-            } else {
+            if (death == null || !replace(death)) {
                 finish();
             }
         }
-        if (death == null) {
-            return;
-        }
-        // Reported only now: whoever sees the failure also sees this thread's values closed.
-        death.execution().completeExceptionally(new WorkerDiedException(Thread.currentThread().getName() + " died running "
-                + death.execution().call() + ": " + death.error()
-                + (replaced ? "; a new thread replaced it" : "; the worker was stopping, so it was not replaced"),
-                death.error()));
     }
 
-    private record Death(Execution<?> execution, VirtualMachineError error) {}
+    /** What killed a thread; reported once its task-arg values are closed. */
+    private record Death(Execution<?> execution, VirtualMachineError error, String threadName) {
+        void report(String aftermath) {
+            execution.completeExceptionally(new WorkerDiedException(threadName + " died running " + execution.call() + ": "
+                    + error + "; " + aftermath, error));
+        }
+    }
+
+    /** Hands the queue to a new thread, which reports the death; {@code false} when the worker must stop instead. */
+    private boolean replace(Death death) {
+        if (lifecycle == STOPPED) {
+            death.report("the worker was stopping, so it was not replaced");
+            return false;
+        }
+        newThread(death).start();
+        return true;
+    }
 
     /** Runs executions until stopped; returns what killed this thread, if something did. */
     private Death work(WorkerContext context) {
@@ -231,7 +246,7 @@ public final class ThreadWorker implements Worker {
                 if (progress.taken == before) {
                     progress.markTaken();
                 }
-                return new Death(execution, error);
+                return new Death(execution, error, Thread.currentThread().getName());
             } finally {
                 progress.clearCurrent();
                 Thread.interrupted(); // an interrupt aimed at this task must not reach the next one
