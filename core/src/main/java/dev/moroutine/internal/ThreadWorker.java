@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 /**
@@ -40,8 +41,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * with a {@link WorkerDiedException} and then goes on with the executions queued behind it. So
  * whoever sees the failure also sees the dead thread's values closed, and the worker cannot be seen
  * stopped before the failure is reported. The handle (this object) stays the same. When the worker is
- * stopping, the dying thread reports the failure itself and then stops the worker. Other throwables
- * only fail their own execution.
+ * stopping, or no thread can be started (an {@link OutOfMemoryError} from {@link Thread#start}), the
+ * dying thread reports the failure itself and then stops the worker, cancelling the queue with the
+ * reason. Other throwables only fail their own execution.
  */
 public final class ThreadWorker implements Worker {
 
@@ -77,6 +79,7 @@ public final class ThreadWorker implements Worker {
     private final Runnable markTaken = progress::markTaken;
     private final SpinBudget idleSpin = new SpinBudget(SPIN_NANOS);
     private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
+    private final Consumer<Thread> starter;
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
@@ -85,13 +88,19 @@ public final class ThreadWorker implements Worker {
     private int generation;
 
     ThreadWorker(String name, int index, WorkerPool pool) {
+        this(name, index, pool, Thread::start);
+    }
+
+    /** A worker whose threads are started by {@code starter}: a test's way to see {@link Thread#start} fail. */
+    ThreadWorker(String name, int index, WorkerPool pool, Consumer<Thread> starter) {
         this.name = name;
         this.index = index;
         this.pool = pool;
+        this.starter = starter;
     }
 
     void start() {
-        newThread(null).start();
+        starter.accept(newThread(null));
     }
 
     /** The worker's next thread; it reports {@code predecessor}'s death (if any) before taking the queue. */
@@ -187,7 +196,7 @@ public final class ThreadWorker implements Worker {
         Death death = null;
         try {
             if (predecessor != null) {
-                predecessor.report("a new thread replaced it");
+                predecessor.report("a new thread replaced it", null);
             }
             int highWaterMark = pool != null ? pool.highWaterMark() : Streams.DEFAULT_HIGH_WATER_MARK;
             try (WorkerContext context = new WorkerContext(name, highWaterMark)) {
@@ -204,20 +213,32 @@ public final class ThreadWorker implements Worker {
 
     /** What killed a thread; reported once its task-arg values are closed. */
     private record Death(Execution<?> execution, VirtualMachineError error, String threadName) {
-        void report(String aftermath) {
-            execution.completeExceptionally(new WorkerDiedException(threadName + " died running " + execution.call() + ": "
-                    + error + "; " + aftermath, error));
+        void report(String aftermath, Throwable alsoFailed) {
+            WorkerDiedException died = new WorkerDiedException(threadName + " died running " + execution.call() + ": "
+                    + error + "; " + aftermath, error);
+            if (alsoFailed != null) {
+                died.addSuppressed(alsoFailed);
+            }
+            execution.completeExceptionally(died);
         }
     }
 
     /** Hands the queue to a new thread, which reports the death; {@code false} when the worker must stop instead. */
     private boolean replace(Death death) {
         if (lifecycle == STOPPED) {
-            death.report("the worker was stopping, so it was not replaced");
+            death.report("the worker was stopping, so it was not replaced", null);
             return false;
         }
-        newThread(death).start();
-        return true;
+        try {
+            starter.accept(newThread(death));
+            return true;
+        } catch (Throwable cannotStart) { // typically OutOfMemoryError: unable to create native thread
+            stopReason = name + " stopped: its thread died and no new thread could be started (" + cannotStart + ")";
+            lifecycle = STOPPED;
+            death.report("no new thread could be started to replace it (" + cannotStart + "), so the worker stopped",
+                    cannotStart);
+            return false;
+        }
     }
 
     /** Runs executions until stopped; returns what killed this thread, if something did. */
