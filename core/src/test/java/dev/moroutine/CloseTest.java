@@ -5,8 +5,14 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -15,6 +21,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class CloseTest {
+
+    static final Mo1<Integer, Integer> square = mo(x -> x * x);
 
     /** Issue 8 item 4: the dying thread used to count the worker down before failing the task that killed it. */
     @Test
@@ -31,5 +39,74 @@ class CloseTest {
             assertInstanceOf(WorkerDiedException.class, e.getCause());
         }
         assertEquals(0, notDone, "close() returned before the dead worker's task had failed");
+    }
+
+    /** Issue 8 item 5: a submit that passed the pool's check used to be accepted, then cancelled by the closing worker. */
+    @Test
+    @Timeout(300) // a thousand rounds, ten thousand in the stress profile
+    void aSubmitRacingAGracefulCloseRunsOrIsRejectedButIsNeverCancelled() throws Exception {
+        int cancelled = 0;
+        for (int round = 0; round < Stress.scaled(1_000); round++) {
+            Runner pool = workers(1);
+            List<List<CompletableFuture<Integer>>> accepted = List.of(new ArrayList<>(), new ArrayList<>());
+            List<Thread> submitters = List.of(submitUntilRejected(pool, accepted.get(0)), submitUntilRejected(pool, accepted.get(1)));
+            pool.close();
+            for (Thread submitter : submitters) {
+                submitter.join(TimeUnit.SECONDS.toMillis(10));
+                assertFalse(submitter.isAlive());
+            }
+            for (List<CompletableFuture<Integer>> futures : accepted) {
+                for (int i = 0; i < futures.size(); i++) {
+                    CompletableFuture<Integer> future = futures.get(i);
+                    assertTrue(future.isDone(), "close() returned before an accepted task completed");
+                    if (future.isCompletedExceptionally()) {
+                        assertThrows(CancellationException.class, future::join);
+                        cancelled++;
+                    } else {
+                        assertEquals(i * i, future.join());
+                    }
+                }
+            }
+        }
+        assertEquals(0, cancelled, "tasks accepted while the pool was closing were cancelled instead of run");
+    }
+
+    /** The forced side of the same race: every accepted task completes (run or cancelled), and the worker still stops. */
+    @Test
+    void aSubmitRacingTerminateIsRejectedOrCompletesAndTheWorkerStops() throws Exception {
+        for (int round = 0; round < Stress.scaled(100); round++) {
+            Runner pool = workers(1, PoolOptions.defaults().withThreadNamePrefix("test-pool-terminate"));
+            List<CompletableFuture<Integer>> accepted = new ArrayList<>();
+            Thread submitter = submitUntilRejected(pool, accepted);
+            pool.terminate();
+            submitter.join(TimeUnit.SECONDS.toMillis(10));
+            assertFalse(submitter.isAlive());
+            CompletableFuture.allOf(accepted.toArray(CompletableFuture<?>[]::new)).handle((ignored, failure) -> null)
+                    .get(10, TimeUnit.SECONDS);
+            for (int i = 0; i < accepted.size(); i++) {
+                CompletableFuture<Integer> future = accepted.get(i);
+                assertTrue(future.isCancelled() || future.join() == i * i, "ran, or was failed by the terminate");
+            }
+        } // NoLeakedWorkers: each worker thread took every admitted task and ended
+    }
+
+    /**
+     * Starts a thread that submits squares until the pool refuses one (or 20,000 were accepted,
+     * when this thread is slow to stop the pool); returns once one was accepted.
+     */
+    private static Thread submitUntilRejected(Runner pool, List<CompletableFuture<Integer>> accepted) throws InterruptedException {
+        CountDownLatch submitting = new CountDownLatch(1);
+        Thread submitter = Thread.ofPlatform().start(() -> {
+            for (int i = 0; i < 20_000; i++) {
+                try {
+                    accepted.add(pool.submit(square.call(i)));
+                } catch (RejectedExecutionException closed) {
+                    return;
+                }
+                submitting.countDown();
+            }
+        });
+        assertTrue(submitting.await(10, TimeUnit.SECONDS));
+        return submitter;
     }
 }

@@ -25,15 +25,25 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  *
  * <h2>Lifecycle</h2>
  * <pre>
- * OPEN ──drain()──► DRAINING ──queue empty──► STOPPED
- *   └──────────────forceStop()─────────────────┘
+ * OPEN ──drain()──► DRAINING ──every admitted execution taken──► STOPPED
+ *   └──────────────forceStop(), or no thread to run the queue─────┘
  * </pre>
- * The lifecycle only moves forward. A dispatch is refused unless OPEN. A producer whose offer races
- * with the stop fences, re-reads the lifecycle and cancels its own execution when STOPPED; the
- * thread that ends the worker sets STOPPED and then drains the queue, cancelling what it finds. So
- * no accepted execution is left unfinished. {@code progress.current} is written before the worker thread
- * re-checks the lifecycle, and {@link #forceStop} reads it after setting STOPPED, so a running
- * execution is either seen (and failed) by the stopper or never started.
+ * The lifecycle only moves forward. A dispatch first counts itself in {@code admitted} (a volatile
+ * read-modify-write), then reads the lifecycle: unless OPEN, it takes itself out again and is
+ * refused, before offering anything. The stopping side writes the lifecycle, then reads
+ * {@code admitted}; both are volatile, so either the dispatch sees the stop or the thread counts it.
+ * The thread stops taking only when the lifecycle is not OPEN and its queue's consumer index has
+ * reached {@code admitted}: a dispatch admitted just before a graceful {@link #drain} is waited for
+ * and run, never cancelled, and one refused is never queued. (The waiting thread parks like an idle
+ * one; a dispatch that takes itself out wakes it as an offer does.)
+ *
+ * <p>A forced stop cancels instead of running. A producer whose offer races with it fences, re-reads
+ * the lifecycle and cancels its own execution when STOPPED, so that it fails at once even if the
+ * thread is stuck in a task that ignores interrupts; after a graceful stop that cancel finds the
+ * execution already complete. The thread that ends the worker sets STOPPED and then takes what is
+ * left, cancelling it. So no accepted execution is left unfinished. {@code progress.current} is
+ * written before the worker thread re-checks the lifecycle, and {@link #forceStop} reads it after
+ * setting STOPPED, so a running execution is either seen (and failed) by the stopper or never started.
  *
  * <h2>Death</h2>
  * A {@link VirtualMachineError} (a stack overflow, say) escaping a moroutine ends the thread: it
@@ -59,12 +69,14 @@ public final class ThreadWorker implements Worker {
 
     private static final VarHandle LIFECYCLE;
     private static final VarHandle PARKED;
+    private static final VarHandle ADMITTED;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             LIFECYCLE = lookup.findVarHandle(ThreadWorker.class, "lifecycle", int.class);
             PARKED = lookup.findVarHandle(ThreadWorker.class, "parked", int.class);
+            ADMITTED = lookup.findVarHandle(ThreadWorker.class, "admitted", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -83,6 +95,8 @@ public final class ThreadWorker implements Worker {
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
+    /** Dispatches that found the worker OPEN (plus, briefly, refused ones taking themselves out). */
+    private volatile long admitted;
     private volatile Thread thread;
     private volatile String stopReason = "worker stopped";
     private int generation;
@@ -120,7 +134,10 @@ public final class ThreadWorker implements Worker {
 
     @Override
     public void dispatch(Execution<?> execution) {
+        ADMITTED.getAndAdd(this, 1L);
         if (lifecycle != OPEN) {
+            ADMITTED.getAndAdd(this, -1L);
+            wake(); // a stopping thread may be waiting for this dispatch to offer
             throw new RejectedExecutionException(stopReason + "; " + execution.call() + " was not queued");
         }
         execution.sentTo(this);
@@ -131,8 +148,11 @@ public final class ThreadWorker implements Worker {
         VarHandle.fullFence();
         if (lifecycle == STOPPED) {
             execution.cancel(stopReason + " before this task started");
-            return;
         }
+        wake(); // even when cancelled: a stopping thread may be waiting to take it
+    }
+
+    private void wake() {
         if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
             LockSupport.unpark(thread);
         }
@@ -243,17 +263,8 @@ public final class ThreadWorker implements Worker {
 
     /** Runs executions until stopped; returns what killed this thread, if something did. */
     private Death work(WorkerContext context) {
-        for (;;) {
-            Execution<?> execution = queue.poll();
-            if (execution == null) {
-                if (lifecycle != OPEN) {
-                    return null;
-                }
-                execution = idle();
-                if (execution == null) {
-                    continue;
-                }
-            }
+        Execution<?> execution;
+        while ((execution = take()) != null) {
             progress.current = execution;
             long before = progress.taken;
             try {
@@ -273,6 +284,26 @@ public final class ThreadWorker implements Worker {
                 Thread.interrupted(); // an interrupt aimed at this task must not reach the next one
             }
         }
+        return null;
+    }
+
+    /** The next execution, waiting for one while more may come; null once none will. */
+    private Execution<?> take() {
+        for (;;) {
+            Execution<?> execution = queue.poll();
+            if (execution != null || !awaitingWork()) {
+                return execution;
+            }
+            execution = idle();
+            if (execution != null) {
+                return execution;
+            }
+        }
+    }
+
+    /** Whether an execution may still come: the worker is open, or a dispatch it admitted has not been taken. */
+    private boolean awaitingWork() {
+        return lifecycle == OPEN || queue.currentConsumerIndex() < admitted;
     }
 
     private Execution<?> idle() {
@@ -280,19 +311,19 @@ public final class ThreadWorker implements Worker {
         long start = System.nanoTime();
         Execution<?> execution;
         for (int spins = 1; (execution = queue.poll()) == null; spins++) {
-            if (lifecycle != OPEN || !Waiting.pause(start, spins, budget)) {
+            if (!awaitingWork() || !Waiting.pause(start, spins, budget)) {
                 break;
             }
         }
         idleSpin.ended(start, budget, execution != null);
-        if (execution != null || lifecycle != OPEN) {
+        if (execution != null || !awaitingWork()) {
             return execution;
         }
         // A stray interrupt would make park() return at once, turning the idle worker into a spinner.
         Thread.interrupted();
         parked = 1;
         execution = queue.poll();
-        if (execution == null && lifecycle == OPEN) {
+        if (execution == null && awaitingWork()) {
             LockSupport.park(this);
         }
         parked = 0;
@@ -302,7 +333,7 @@ public final class ThreadWorker implements Worker {
     private void finish() {
         lifecycle = STOPPED;
         Execution<?> execution;
-        while ((execution = queue.poll()) != null) {
+        while ((execution = take()) != null) {
             progress.markTaken();
             execution.cancel(stopReason + " before this task started");
         }
