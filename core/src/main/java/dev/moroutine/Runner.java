@@ -66,7 +66,8 @@ public interface Runner extends AutoCloseable {
     /**
      * Sends every task, then waits for all of them and returns their results in the order of
      * {@code tasks}. If some fail, it still waits for the rest, then throws for the first failure
-     * in list order, with the other failures attached as suppressed exceptions.
+     * in list order, with the other failures attached as suppressed exceptions. When it throws, it
+     * first closes the live streams it opened for stream tasks, which nobody else could close.
      *
      * @param tasks the tasks
      * @param <R> the common result type

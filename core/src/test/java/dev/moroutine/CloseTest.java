@@ -1,10 +1,13 @@
 package dev.moroutine;
 
 import static dev.moroutine.Moroutine.*;
+import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -13,6 +16,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CloseTest {
 
     static final Mo1<Integer, Integer> square = mo(x -> x * x);
+    static final StreamMo1<Integer, Integer> countUp = streaming(n -> IntStream.range(0, n).boxed());
 
     /** Issue 8 item 4: the dying thread used to count the worker down before failing the task that killed it. */
     @Test
@@ -108,5 +113,22 @@ class CloseTest {
         });
         assertTrue(submitting.await(10, TimeUnit.SECONDS));
         return submitter;
+    }
+
+    /** Issue 8 item 7: the streams a failing runAll had opened kept their workers, so close() hung until a GC. */
+    @Test
+    void aFailingRunAllClosesTheStreamsItOpened() {
+        Runner pool = workers(2);
+        Runner other = workers(1);
+        try {
+            List<Task<?>> tasks = List.of(countUp.call(1_000), countUp.call(1_000),
+                    assign(other.workers().get(0), square.call(2)));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pool.runAll(tasks));
+            assertTrue(e.getMessage().contains("belongs to"), e.getMessage());
+        } finally {
+            other.close();
+            assertTimeoutPreemptively(Duration.ofSeconds(10), pool::close,
+                    "close() waits for stream producers that the failed runAll left open");
+        }
     }
 }

@@ -6,6 +6,7 @@ import dev.moroutine.Runner;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
+import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -118,6 +119,11 @@ public final class WorkerPool implements Runner {
             }
         }
         if (failure != null) {
+            for (CompletableFuture<? extends R> future : futures) {
+                if (!(future instanceof Execution<?>) && future.join() instanceof LiveStream<?> opened) {
+                    opened.close(); // nobody gets it to read or close: it would hold its producer's worker
+                }
+            }
             throw failure;
         }
         return (List<R>) Collections.unmodifiableList(Arrays.asList(results));
