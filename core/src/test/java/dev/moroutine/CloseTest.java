@@ -4,18 +4,27 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.moroutine.internal.WorkerPool;
 import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -27,6 +36,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class CloseTest {
 
     static final Mo1<Integer, Integer> square = mo(x -> x * x);
+    static final Mo3<WorkerDeathTest.Counted, CountDownLatch, CountDownLatch, String> holdWith = mo((counted, started, gate) -> {
+        started.countDown();
+        gate.await(); // the shutdown timeout interrupts it
+        return "released";
+    });
+    static final Mo2<CountDownLatch, AtomicBoolean, String> ignoreInterrupts = mo((started, stop) -> {
+        started.countDown();
+        while (!stop.get()) {
+            Thread.onSpinWait();
+        }
+        return "stopped";
+    });
     static final StreamMo1<Integer, Integer> countUp = streaming(n -> IntStream.range(0, n).boxed());
 
     /** Issue 8 item 4: the dying thread used to count the worker down before failing the task that killed it. */
@@ -129,6 +150,82 @@ class CloseTest {
             other.close();
             assertTimeoutPreemptively(Duration.ofSeconds(10), pool::close,
                     "close() waits for stream producers that the failed runAll left open");
+        }
+    }
+
+    /**
+     * Issue 8 item 9: close() with a shutdown timeout used to return right after interrupting,
+     * before the interrupted task ended and before its worker closed its task-arg values.
+     */
+    @Test
+    void afterTheShutdownTimeoutCloseWaitsForTheInterruptedTasksAndTheirValues() throws Exception {
+        int early = 0;
+        for (int i = 0; i < Stress.scaled(100); i++) {
+            Runner pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ZERO));
+            AtomicInteger closes = new AtomicInteger();
+            CountDownLatch started = new CountDownLatch(1);
+            CompletableFuture<String> running = pool.submit(holdWith.call(WorkerDeathTest.resource.call(closes), started, new CountDownLatch(1)));
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            pool.close();
+            if (closes.get() != 1) {
+                early++;
+            }
+            Throwable cancelled = PoolTest.cancellation(running);
+            assertTrue(cancelled.getMessage().contains("interrupted"), cancelled.getMessage());
+        }
+        assertEquals(0, early, "close() returned before the interrupted worker closed its task-arg values");
+    }
+
+    /** Issue 8 item 9: a task that ignores the interrupt holds close() for a bounded grace only, and is reported. */
+    @Test
+    void aTaskThatIgnoresTheInterruptIsLeftBehindAfterTheGraceAndReported() throws Exception {
+        Runner pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ZERO).withThreadNamePrefix("test-pool-stubborn"));
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch started = new CountDownLatch(1);
+        try (Logged logged = new Logged()) {
+            CompletableFuture<String> stubborn = pool.submit(ignoreInterrupts.call(started, stop));
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            long begin = System.nanoTime();
+            pool.close();
+            long took = System.nanoTime() - begin;
+            assertTrue(took < TimeUnit.SECONDS.toNanos(5), "close() waited " + Duration.ofNanos(took));
+            assertThrows(CancellationException.class, stubborn::join);
+            LogRecord record = logged.next();
+            assertEquals(Level.WARNING, record.getLevel());
+            assertEquals("test-pool-stubborn: close() stops waiting for worker 0 (test-pool-stubborn-worker-0), still running"
+                    + " task dev.moroutine.CloseTest#ignoreInterrupts 1 s after interrupting it; that thread ends,"
+                    + " closing its task-arg values, when the task returns", record.getMessage());
+        } finally {
+            stop.set(true); // lets the abandoned thread end, so it does not outlive the test
+        }
+    }
+
+    /** Captures what the pool logs, through the java.util.logging backend of System.Logger. */
+    private static final class Logged extends Handler implements AutoCloseable {
+        private final Logger logger = Logger.getLogger(WorkerPool.class.getName());
+        private final BlockingQueue<LogRecord> records = new LinkedBlockingQueue<>();
+
+        Logged() {
+            logger.addHandler(this);
+        }
+
+        LogRecord next() throws InterruptedException {
+            LogRecord record = records.poll(10, TimeUnit.SECONDS);
+            assertNotNull(record, "nothing was logged within 10 s");
+            return record;
+        }
+
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {
+            logger.removeHandler(this);
         }
     }
 }

@@ -203,6 +203,11 @@ public final class ThreadWorker implements Worker {
         return stopped.await(timeout, unit);
     }
 
+    /** The execution running now, or null: for a close() that says what it is waiting for. */
+    Execution<?> running() {
+        return progress.current;
+    }
+
     /** The adaptive spin of callers waiting for this worker's answers. */
     SpinBudget callerSpin() {
         return callerSpin;

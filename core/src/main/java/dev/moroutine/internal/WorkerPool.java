@@ -9,6 +9,7 @@ import dev.moroutine.WorkerHandle;
 import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,10 +25,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The {@link Runner}: a fixed array of {@link ThreadWorker}s and a balancer. See {@link Runner}
  * for the shutdown state machine; {@code state} is OPEN, CLOSING or CLOSED, and each worker keeps
  * its own lifecycle, which is what actually stops dispatch.
+ *
+ * <p>After interrupting, {@link #close()} waits on each worker's stopped latch for at most
+ * {@link #STOP_GRACE}, so that a task which ignores the interrupt cannot hold it, while one that
+ * obeys has ended and its worker has closed its values when it returns.
  */
 public final class WorkerPool implements Runner {
 
+    private static final System.Logger LOG = System.getLogger(WorkerPool.class.getName());
     private static final AtomicInteger POOLS = new AtomicInteger();
+    /** How long {@link #close()} waits for the workers after interrupting them. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(1);
 
     private static final int OPEN = 0;
     private static final int CLOSING = 1;
@@ -203,9 +211,13 @@ public final class WorkerPool implements Runner {
         try {
             if (!awaitWorkers()) {
                 forceStop(name + " did not finish within its shutdown timeout of " + shutdownTimeout);
+                if (awaitInterrupted()) {
+                    caller.interrupt();
+                }
             }
         } catch (InterruptedException e) {
             forceStop(name + " was closed by a thread that was interrupted while waiting");
+            awaitInterrupted();
             caller.interrupt();
         }
         state = CLOSED;
@@ -230,6 +242,43 @@ public final class WorkerPool implements Runner {
             }
         }
         return true;
+    }
+
+    /**
+     * After interrupting: waits up to {@link #STOP_GRACE} for the workers to stop, then leaves any
+     * whose task ignores the interrupt, with a warning. The wait is bounded, so it does not respond
+     * to interrupts; returns whether one came.
+     */
+    private boolean awaitInterrupted() {
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        for (ThreadWorker worker : workers) {
+            for (;;) {
+                try {
+                    if (!worker.awaitStopped(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                        Execution<?> running = worker.running();
+                        LOG.log(System.Logger.Level.WARNING, name + ": close() stops waiting for " + worker + ", "
+                                + (running != null ? "still running " + describe(running) : "still stopping") + " "
+                                + seconds(STOP_GRACE.toNanos()) + " after interrupting it; that thread ends, closing its"
+                                + " task-arg values, when the task returns");
+                    }
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        return interrupted;
+    }
+
+    /** A running execution, for a close() that says what it waits for. */
+    private static String describe(Execution<?> running) {
+        return running.call().toString();
+    }
+
+    /** Nanoseconds as seconds, as short as exact to the millisecond: "10 s", "0.2 s". */
+    private static String seconds(long nanos) {
+        return BigDecimal.valueOf(TimeUnit.NANOSECONDS.toMillis(nanos), 3).stripTrailingZeros().toPlainString() + " s";
     }
 
     @Override
