@@ -107,7 +107,11 @@ public interface Runner extends AutoCloseable {
     /**
      * Graceful shutdown: rejects new tasks, fires {@link #signal()}, lets every queued and running
      * task finish, and stops the workers (closing their cached {@link AutoCloseable} task-arg
-     * values). Blocks until then.
+     * values). Blocks until then. A stream task's producer holds its worker until its stream is
+     * read to the end or closed, so an unclosed {@link dev.moroutine.stream.LiveStream} holds
+     * {@code close()} too: every 10 seconds that it is still waiting, {@code close()} logs a
+     * {@link System.Logger.Level#WARNING} (logger {@code dev.moroutine.internal.WorkerPool}) for each
+     * worker it waits for, naming the task it runs and, for a stream, the code that opened it.
      *
      * <p>With a shutdown timeout (see {@link PoolOptions#withShutdownTimeout}), tasks still
      * unfinished when it expires fail with a {@link java.util.concurrent.CancellationException}

@@ -5,6 +5,7 @@ import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.internal.WorkerPool;
+import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
@@ -197,6 +198,31 @@ class CloseTest {
                     + " closing its task-arg values, when the task returns", record.getMessage());
         } finally {
             stop.set(true); // lets the abandoned thread end, so it does not outlive the test
+        }
+    }
+
+    /** Issue 9 item 1: close() waiting on a stream nobody consumes used to wait silently forever. */
+    @Test
+    void aCloseHeldByAnUnconsumedStreamSaysWhichWorkerWhichTaskAndWhereItWasOpened() throws Exception {
+        Runner pool = workers(1, PoolOptions.defaults().withThreadNamePrefix("test-pool-held"));
+        ((WorkerPool) pool).warnWhileClosingEvery(Duration.ofMillis(200));
+        try (Logged logged = new Logged()) {
+            int line = new Throwable().getStackTrace()[0].getLineNumber() + 1;
+            LiveStream<Integer> numbers = pool.run(countUp.call(1_000_000)); // its producer fills the pipe, then waits
+            Thread closer = Thread.ofPlatform().start(pool::close);
+            String expected = "test-pool-held: close() has waited %s for worker 0 (test-pool-held-worker-0), which is running"
+                    + " the stream of task dev.moroutine.CloseTest#countUp, opened at dev.moroutine.CloseTest."
+                    + "aCloseHeldByAnUnconsumedStreamSaysWhichWorkerWhichTaskAndWhereItWasOpened(CloseTest.java:" + line + ");"
+                    + " a stream's producer keeps its worker until the stream is read to the end or closed: close the"
+                    + " LiveStream (try-with-resources)";
+            for (String waited : List.of("0.2 s", "0.4 s")) { // and it keeps saying so
+                LogRecord record = logged.next();
+                assertEquals(Level.WARNING, record.getLevel());
+                assertEquals(expected.formatted(waited), record.getMessage());
+            }
+            numbers.close();
+            closer.join(TimeUnit.SECONDS.toMillis(10));
+            assertFalse(closer.isAlive(), "closing the stream frees its worker, and close() returns");
         }
     }
 

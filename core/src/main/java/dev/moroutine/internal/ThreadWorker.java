@@ -203,6 +203,11 @@ public final class ThreadWorker implements Worker {
         return stopped.await(timeout, unit);
     }
 
+    /** Whether the worker's last thread has finished with the queue (its task-arg values are closed). */
+    boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
     /** The execution running now, or null: for a close() that says what it is waiting for. */
     Execution<?> running() {
         return progress.current;

@@ -26,9 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * for the shutdown state machine; {@code state} is OPEN, CLOSING or CLOSED, and each worker keeps
  * its own lifecycle, which is what actually stops dispatch.
  *
- * <p>After interrupting, {@link #close()} waits on each worker's stopped latch for at most
- * {@link #STOP_GRACE}, so that a task which ignores the interrupt cannot hold it, while one that
- * obeys has ended and its worker has closed its values when it returns.
+ * <p>{@link #close()} waits on each worker's stopped latch: in slices of the warning interval, so
+ * that a worker held for long (by a stream nobody reads, typically) is logged instead of waited on
+ * in silence; and, after interrupting, for at most {@link #STOP_GRACE}, so that a task which ignores
+ * the interrupt cannot hold it, while one that obeys has ended and closed its worker's values.
  */
 public final class WorkerPool implements Runner {
 
@@ -36,6 +37,8 @@ public final class WorkerPool implements Runner {
     private static final AtomicInteger POOLS = new AtomicInteger();
     /** How long {@link #close()} waits for the workers after interrupting them. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(1);
+    /** How often a {@link #close()} that is still waiting says what for. */
+    private static final Duration HELD_WARNING_INTERVAL = Duration.ofSeconds(10);
 
     private static final int OPEN = 0;
     private static final int CLOSING = 1;
@@ -59,6 +62,7 @@ public final class WorkerPool implements Runner {
     private final int highWaterMark;
     private final AbortController shutdown = new AbortController();
     private volatile int state = OPEN;
+    private volatile Duration warningInterval = HELD_WARNING_INTERVAL;
 
     /**
      * Makes and starts a pool.
@@ -169,6 +173,20 @@ public final class WorkerPool implements Runner {
         return highWaterMark;
     }
 
+    /**
+     * Sets how often a {@link #close()} that is still waiting logs what holds it (10 seconds unless
+     * set); for tests.
+     *
+     * @param interval the interval
+     * @throws IllegalArgumentException if {@code interval} is not positive
+     */
+    public void warnWhileClosingEvery(Duration interval) {
+        if (!interval.isPositive()) {
+            throw new IllegalArgumentException("the warning interval must be positive, was " + interval);
+        }
+        warningInterval = interval;
+    }
+
     @Override
     public List<WorkerHandle> workers() {
         return handles;
@@ -226,19 +244,28 @@ public final class WorkerPool implements Runner {
         }
     }
 
-    /** Waits for every worker to stop, up to the shutdown timeout; {@code false} on timeout. */
+    /**
+     * Waits for every worker to stop, up to the shutdown timeout, logging what holds the workers
+     * still running at every warning interval; {@code false} on timeout.
+     */
     private boolean awaitWorkers() throws InterruptedException {
-        if (shutdownTimeout == null) {
-            for (ThreadWorker worker : workers) {
-                worker.awaitStopped(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
-            }
-            return true;
-        }
+        long start = System.nanoTime();
         // convert() saturates, so a timeout of centuries waits "forever" instead of overflowing.
-        long deadline = System.nanoTime() + TimeUnit.NANOSECONDS.convert(shutdownTimeout);
-        for (ThreadWorker worker : workers) {
-            if (!worker.awaitStopped(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                return false;
+        long limit = shutdownTimeout == null ? Long.MAX_VALUE : TimeUnit.NANOSECONDS.convert(shutdownTimeout);
+        long interval = TimeUnit.NANOSECONDS.convert(warningInterval);
+        long warnAt = interval;
+        for (int i = 0; i < workers.length; i++) {
+            while (!workers[i].awaitStopped(Math.min(limit, warnAt) - (System.nanoTime() - start), TimeUnit.NANOSECONDS)) {
+                if (System.nanoTime() - start >= limit) {
+                    return false;
+                }
+                for (int j = i; j < workers.length; j++) {
+                    if (!workers[j].isStopped()) {
+                        LOG.log(System.Logger.Level.WARNING, name + ": close() has waited " + seconds(warnAt) + " for "
+                                + workers[j] + ", which is " + activity(workers[j]));
+                    }
+                }
+                warnAt += interval;
             }
         }
         return true;
@@ -271,9 +298,22 @@ public final class WorkerPool implements Runner {
         return interrupted;
     }
 
-    /** A running execution, for a close() that says what it waits for. */
+    /** What a worker that close() waits for is doing. */
+    private static String activity(ThreadWorker worker) {
+        Execution<?> running = worker.running();
+        if (running == null) {
+            return "still stopping";
+        }
+        int queued = worker.activeCount() - 1;
+        return "running " + describe(running) + (queued > 0 ? ", with " + queued + " more tasks queued" : "")
+                + (running.pipe() != null ? "; a stream's producer keeps its worker until the stream is read to the end"
+                        + " or closed: close the LiveStream (try-with-resources)" : "");
+    }
+
+    /** A running execution, with where its stream was opened if it produces one. */
     private static String describe(Execution<?> running) {
-        return running.call().toString();
+        Pipe<Object> pipe = running.pipe();
+        return pipe == null ? running.call().toString() : "the " + pipe + ", opened at " + pipe.openedAt();
     }
 
     /** Nanoseconds as seconds, as short as exact to the millisecond: "10 s", "0.2 s". */
