@@ -18,13 +18,16 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Shutdown</h2>
  * <pre>
  * OPEN ──close()──► CLOSING ──all workers drained──► CLOSED
- *   │                  └──shutdown timeout / interrupt──► interrupt workers, fail unfinished tasks ──► CLOSED
+ *   │                  └──shutdown timeout / interrupt──► interrupt workers, fail unfinished tasks,
+ *   │                                                     wait up to 1 s for them to return ──► CLOSED
  *   └──terminate()──► CLOSED (unfinished tasks fail at once)
  * </pre>
  * Both {@link #close()} and {@link #terminate()} fire {@link #signal()}, and from their start the
  * pool rejects new tasks with a {@link java.util.concurrent.RejectedExecutionException}. A task
- * that fails to start or finish because of shutdown fails with a
- * {@link java.util.concurrent.CancellationException} that says so.
+ * submitted while {@code close()} begins is either rejected that way or accepted and run to
+ * completion, never cancelled. A task that fails to start or finish because of a shutdown timeout,
+ * an interrupt or {@code terminate()} fails with a {@link java.util.concurrent.CancellationException}
+ * that says so.
  *
  * <h2>Errors and timeouts</h2>
  * The blocking calls throw {@link TaskFailedException} when a task failed (its function threw,
@@ -77,7 +80,8 @@ public interface Runner extends AutoCloseable {
     /**
      * Sends every task, then waits for all of them and returns their results in the order of
      * {@code tasks}. If some fail, it still waits for the rest, then throws for the first failure
-     * in list order, with the other failures attached as suppressed exceptions.
+     * in list order, with the other failures attached as suppressed exceptions. When it throws, it
+     * first closes the live streams it opened for stream tasks, which nobody else could close.
      *
      * @param tasks the tasks
      * @param <R> the common result type
@@ -115,15 +119,26 @@ public interface Runner extends AutoCloseable {
     /**
      * Graceful shutdown: rejects new tasks, fires {@link #signal()}, lets every queued and running
      * task finish, and stops the workers (closing their cached {@link AutoCloseable} task-arg
-     * values). Blocks until then.
+     * values). Blocks until then. A stream task's producer holds its worker until its stream is
+     * read to the end or closed, so an unclosed {@link dev.moroutine.stream.LiveStream} holds
+     * {@code close()} too: every 10 seconds that it is still waiting, {@code close()} logs a
+     * {@link System.Logger.Level#WARNING} (logger {@code dev.moroutine.internal.WorkerPool}) for each
+     * worker it waits for, naming the task it runs and, for a stream, the code that opened it.
      *
      * <p>With a shutdown timeout (see {@link PoolOptions#withShutdownTimeout}), tasks still
      * unfinished when it expires fail with a {@link java.util.concurrent.CancellationException}
-     * and running ones are interrupted; {@code close()} then returns without waiting for a task
-     * that ignores the interrupt. Like {@link java.util.concurrent.ExecutorService#close()}, if the
-     * calling thread is interrupted while waiting (or already was), it stops the pool the same way
-     * at once, and returns with the interrupt status set. A second {@code close()} during the first
-     * waits with it; after the pool is closed or terminated, it returns at once.
+     * and running ones are interrupted; {@code close()} then waits up to one second more for the
+     * interrupted tasks to return and their workers to close their task-arg values. A worker whose
+     * task ignores the interrupt that long is left behind, with a warning in the log: its thread
+     * closes its values and ends when the task returns. Like
+     * {@link java.util.concurrent.ExecutorService#close()}, if the calling thread is interrupted while
+     * waiting (or already was), it stops the pool the same way at once, and returns with the
+     * interrupt status set. A second {@code close()} during the first waits with it; after the pool
+     * is closed or terminated, it returns at once.
+     *
+     * <p>When {@code close()} returns, every task the pool accepted is complete (its future is done:
+     * with its result, its exception, or a {@code CancellationException}), and every worker has
+     * stopped and closed its task-arg values, except one left behind as above.
      *
      * @throws IllegalStateException if called from one of this pool's own workers, which would wait
      *     for itself
@@ -134,7 +149,8 @@ public interface Runner extends AutoCloseable {
     /**
      * Immediate shutdown: rejects new tasks, fails every unfinished task with a
      * {@link java.util.concurrent.CancellationException}, interrupts running ones and fires
-     * {@link #signal()}. Does not wait for the worker threads to end. May be called from a worker.
+     * {@link #signal()}. Does not wait: neither for the interrupted tasks to return nor for the
+     * workers to close their task-arg values and end. May be called from a worker.
      */
     void terminate();
 }

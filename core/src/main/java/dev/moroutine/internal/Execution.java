@@ -129,6 +129,11 @@ public final class Execution<R> extends CompletableFuture<R> {
         return worker;
     }
 
+    /** Where a streaming call sends its items; null for a value call. */
+    Pipe<Object> pipe() {
+        return pipe;
+    }
+
     /**
      * Runs the call on the current worker thread, unless it is already complete (cancelled), and
      * completes this future; {@code beforeCompletion} runs first, so that whoever sees the future

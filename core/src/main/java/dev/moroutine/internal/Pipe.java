@@ -112,6 +112,8 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     private volatile int consumerParked;
     private volatile Thread consumer;
     private volatile Runnable onCancel;
+    /** Where the stream was opened, for a close() that waits on its producer; written before dispatch. */
+    private String openedAt = "an unknown place";
     private final SpinBudget producerSpin = new SpinBudget(SPIN_NANOS);
     private final SpinBudget consumerSpin = new SpinBudget(SPIN_NANOS);
 
@@ -124,6 +126,15 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
 
     Pipe(int highWaterMark, String description) {
         this(highWaterMark, new ProducerWait(), description);
+    }
+
+    /** Records where the stream was opened (see {@link Streams#openingSite()}); call before the producer is dispatched. */
+    void openedAt(String site) {
+        openedAt = site;
+    }
+
+    String openedAt() {
+        return openedAt;
     }
 
     /** What to run when the consumer closes early (cancel the producer's execution, say). */

@@ -58,6 +58,7 @@ public final class StreamCall<T> extends Call<LiveStream<T>> implements StreamTa
                     + " or assign the producer to another worker");
         }
         Pipe<Object> pipe = new Pipe<>(highWaterMark > 0 ? highWaterMark : poolHighWaterMark, "stream of " + this);
+        pipe.openedAt(Streams.openingSite());
         Execution<LiveStream<T>> producer = new Execution<>(this, pipe);
         producer.whenComplete((ignored, failure) -> {
             if (failure != null) {

@@ -8,7 +8,28 @@ public final class Streams {
     /** Every stream allocates a buffer of this many slots; beyond this a bound stops being one. */
     public static final int MAX_HIGH_WATER_MARK = 1 << 20;
 
+    private static final StackWalker WALKER = StackWalker.getInstance();
+
     private Streams() {}
+
+    /**
+     * Where the caller's code opens a stream: the first frame outside this package and the JDK, as
+     * in a stack trace; or, for a stream a worker opens for a task's argument, that thread.
+     *
+     * @return the site
+     */
+    static String openingSite() {
+        return WALKER.walk(frames -> frames
+                .filter(frame -> !frame.getClassName().startsWith("dev.moroutine.internal.") && !isJdk(frame.getClassName()))
+                .findFirst()
+                .map(frame -> frame.getClassName() + "." + frame.getMethodName() + "(" + frame.getFileName() + ":"
+                        + frame.getLineNumber() + ")"))
+                .orElseGet(() -> "thread " + Thread.currentThread().getName());
+    }
+
+    private static boolean isJdk(String className) {
+        return className.startsWith("java.") || className.startsWith("jdk.") || className.startsWith("sun.");
+    }
 
     /**
      * Checks a high-water mark.

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 /**
@@ -24,21 +25,35 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  *
  * <h2>Lifecycle</h2>
  * <pre>
- * OPEN ──drain()──► DRAINING ──queue empty──► STOPPED
- *   └──────────────forceStop()─────────────────┘
+ * OPEN ──drain()──► DRAINING ──every admitted execution taken──► STOPPED
+ *   └──────────────forceStop(), or no thread to run the queue─────┘
  * </pre>
- * The lifecycle only moves forward. A dispatch is refused unless OPEN. A producer whose offer races
- * with the stop fences, re-reads the lifecycle and cancels its own execution when STOPPED; the
- * thread that ends the worker sets STOPPED and then drains the queue, cancelling what it finds. So
- * no accepted execution is left unfinished. {@code progress.current} is written before the worker thread
- * re-checks the lifecycle, and {@link #forceStop} reads it after setting STOPPED, so a running
- * execution is either seen (and failed) by the stopper or never started.
+ * The lifecycle only moves forward. A dispatch first counts itself in {@code admitted} (a volatile
+ * read-modify-write), then reads the lifecycle: unless OPEN, it takes itself out again and is
+ * refused, before offering anything. The stopping side writes the lifecycle, then reads
+ * {@code admitted}; both are volatile, so either the dispatch sees the stop or the thread counts it.
+ * The thread stops taking only when the lifecycle is not OPEN and its queue's consumer index has
+ * reached {@code admitted}: a dispatch admitted just before a graceful {@link #drain} is waited for
+ * and run, never cancelled, and one refused is never queued. (The waiting thread parks like an idle
+ * one; a dispatch that takes itself out wakes it as an offer does.)
+ *
+ * <p>A forced stop cancels instead of running. A producer whose offer races with it fences, re-reads
+ * the lifecycle and cancels its own execution when STOPPED, so that it fails at once even if the
+ * thread is stuck in a task that ignores interrupts; after a graceful stop that cancel finds the
+ * execution already complete. The thread that ends the worker sets STOPPED and then takes what is
+ * left, cancelling it. So no accepted execution is left unfinished. {@code progress.current} is
+ * written before the worker thread re-checks the lifecycle, and {@link #forceStop} reads it after
+ * setting STOPPED, so a running execution is either seen (and failed) by the stopper or never started.
  *
  * <h2>Death</h2>
- * A {@link VirtualMachineError} (a stack overflow, say) escaping a moroutine fails that execution
- * with a {@link WorkerDiedException}, closes the thread's task-arg values and hands the queue to a
- * fresh thread, which goes on with the executions queued behind it. The handle (this object) stays
- * the same. Other throwables only fail their own execution.
+ * A {@link VirtualMachineError} (a stack overflow, say) escaping a moroutine ends the thread: it
+ * closes its task-arg values and hands the queue to a fresh thread, which first fails that execution
+ * with a {@link WorkerDiedException} and then goes on with the executions queued behind it. So
+ * whoever sees the failure also sees the dead thread's values closed, and the worker cannot be seen
+ * stopped before the failure is reported. The handle (this object) stays the same. When the worker is
+ * stopping, or no thread can be started (an {@link OutOfMemoryError} from {@link Thread#start}), the
+ * dying thread reports the failure itself and then stops the worker, cancelling the queue with the
+ * reason. Other throwables only fail their own execution.
  */
 public final class ThreadWorker implements Worker {
 
@@ -54,12 +69,14 @@ public final class ThreadWorker implements Worker {
 
     private static final VarHandle LIFECYCLE;
     private static final VarHandle PARKED;
+    private static final VarHandle ADMITTED;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             LIFECYCLE = lookup.findVarHandle(ThreadWorker.class, "lifecycle", int.class);
             PARKED = lookup.findVarHandle(ThreadWorker.class, "parked", int.class);
+            ADMITTED = lookup.findVarHandle(ThreadWorker.class, "admitted", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -74,27 +91,41 @@ public final class ThreadWorker implements Worker {
     private final Runnable markTaken = progress::markTaken;
     private final SpinBudget idleSpin = new SpinBudget(SPIN_NANOS);
     private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
+    private final Consumer<Thread> starter;
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
+    /** Dispatches that found the worker OPEN (plus, briefly, refused ones taking themselves out). */
+    private volatile long admitted;
     private volatile Thread thread;
     private volatile String stopReason = "worker stopped";
     private int generation;
 
     ThreadWorker(String name, int index, WorkerPool pool) {
+        this(name, index, pool, Thread::start);
+    }
+
+    /** A worker whose threads are started by {@code starter}: a test's way to see {@link Thread#start} fail. */
+    ThreadWorker(String name, int index, WorkerPool pool, Consumer<Thread> starter) {
         this.name = name;
         this.index = index;
         this.pool = pool;
+        this.starter = starter;
     }
 
     void start() {
+        starter.accept(newThread(null));
+    }
+
+    /** The worker's next thread; it reports {@code predecessor}'s death (if any) before taking the queue. */
+    private Thread newThread(Death predecessor) {
         int born = generation++;
-        Thread started = Thread.ofPlatform()
+        Thread created = Thread.ofPlatform()
                 .name(born == 0 ? name : name + "#" + born)
                 .daemon(true)
-                .unstarted(this::loop);
-        thread = started;
-        started.start();
+                .unstarted(() -> loop(predecessor));
+        thread = created; // before it starts: a stopper must be able to wake it from its first park
+        return created;
     }
 
     WorkerPool pool() {
@@ -103,7 +134,10 @@ public final class ThreadWorker implements Worker {
 
     @Override
     public void dispatch(Execution<?> execution) {
+        ADMITTED.getAndAdd(this, 1L);
         if (lifecycle != OPEN) {
+            ADMITTED.getAndAdd(this, -1L);
+            wake(); // a stopping thread may be waiting for this dispatch to offer
             throw new RejectedExecutionException(stopReason + "; " + execution.call() + " was not queued");
         }
         execution.sentTo(this);
@@ -114,8 +148,11 @@ public final class ThreadWorker implements Worker {
         VarHandle.fullFence();
         if (lifecycle == STOPPED) {
             execution.cancel(stopReason + " before this task started");
-            return;
         }
+        wake(); // even when cancelled: a stopping thread may be waiting to take it
+    }
+
+    private void wake() {
         if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
             LockSupport.unpark(thread);
         }
@@ -166,6 +203,16 @@ public final class ThreadWorker implements Worker {
         return stopped.await(timeout, unit);
     }
 
+    /** Whether the worker's last thread has finished with the queue (its task-arg values are closed). */
+    boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
+    /** The execution running now, or null: for a close() that says what it is waiting for. */
+    Execution<?> running() {
+        return progress.current;
+    }
+
     /** The adaptive spin of callers waiting for this worker's answers. */
     SpinBudget callerSpin() {
         return callerSpin;
@@ -175,49 +222,59 @@ public final class ThreadWorker implements Worker {
         return candidate == thread;
     }
 
-    private void loop() {
+    private void loop(Death predecessor) {
         Death death = null;
-        boolean replaced = false;
         try {
+            if (predecessor != null) {
+                predecessor.report("a new thread replaced it", null);
+            }
             int highWaterMark = pool != null ? pool.highWaterMark() : Streams.DEFAULT_HIGH_WATER_MARK;
-        try (WorkerContext context = new WorkerContext(name, highWaterMark)) {
+            try (WorkerContext context = new WorkerContext(name, highWaterMark)) {
                 death = work(context);
                 Thread.interrupted(); // values are closed normally even after a forced stop
             }
         } finally {
             // Whatever escaped, the queue gets a new thread or is drained: nothing is left unfinished.
-            if (death != null && lifecycle != STOPPED) {
-                start();
-                replaced = true;
-            } else {
+            if (death == null || !replace(death)) {
                 finish();
             }
         }
-        if (death == null) {
-            return;
-        }
-        // Reported only now: whoever sees the failure also sees this thread's values closed.
-        death.execution().completeExceptionally(new WorkerDiedException(Thread.currentThread().getName() + " died running "
-                + death.execution().call() + ": " + death.error()
-                + (replaced ? "; a new thread replaced it" : "; the worker was stopping, so it was not replaced"),
-                death.error()));
     }
 
-    private record Death(Execution<?> execution, VirtualMachineError error) {}
+    /** What killed a thread; reported once its task-arg values are closed. */
+    private record Death(Execution<?> execution, VirtualMachineError error, String threadName) {
+        void report(String aftermath, Throwable alsoFailed) {
+            WorkerDiedException died = new WorkerDiedException(threadName + " died running " + execution.call() + ": "
+                    + error + "; " + aftermath, error);
+            if (alsoFailed != null) {
+                died.addSuppressed(alsoFailed);
+            }
+            execution.completeExceptionally(died);
+        }
+    }
+
+    /** Hands the queue to a new thread, which reports the death; {@code false} when the worker must stop instead. */
+    private boolean replace(Death death) {
+        if (lifecycle == STOPPED) {
+            death.report("the worker was stopping, so it was not replaced", null);
+            return false;
+        }
+        try {
+            starter.accept(newThread(death));
+            return true;
+        } catch (Throwable cannotStart) { // typically OutOfMemoryError: unable to create native thread
+            stopReason = name + " stopped: its thread died and no new thread could be started (" + cannotStart + ")";
+            lifecycle = STOPPED;
+            death.report("no new thread could be started to replace it (" + cannotStart + "), so the worker stopped",
+                    cannotStart);
+            return false;
+        }
+    }
 
     /** Runs executions until stopped; returns what killed this thread, if something did. */
     private Death work(WorkerContext context) {
-        for (;;) {
-            Execution<?> execution = queue.poll();
-            if (execution == null) {
-                if (lifecycle != OPEN) {
-                    return null;
-                }
-                execution = idle();
-                if (execution == null) {
-                    continue;
-                }
-            }
+        Execution<?> execution;
+        while ((execution = take()) != null) {
             progress.current = execution;
             long before = progress.taken;
             try {
@@ -231,12 +288,32 @@ public final class ThreadWorker implements Worker {
                 if (progress.taken == before) {
                     progress.markTaken();
                 }
-                return new Death(execution, error);
+                return new Death(execution, error, Thread.currentThread().getName());
             } finally {
                 progress.clearCurrent();
                 Thread.interrupted(); // an interrupt aimed at this task must not reach the next one
             }
         }
+        return null;
+    }
+
+    /** The next execution, waiting for one while more may come; null once none will. */
+    private Execution<?> take() {
+        for (;;) {
+            Execution<?> execution = queue.poll();
+            if (execution != null || !awaitingWork()) {
+                return execution;
+            }
+            execution = idle();
+            if (execution != null) {
+                return execution;
+            }
+        }
+    }
+
+    /** Whether an execution may still come: the worker is open, or a dispatch it admitted has not been taken. */
+    private boolean awaitingWork() {
+        return lifecycle == OPEN || queue.currentConsumerIndex() < admitted;
     }
 
     private Execution<?> idle() {
@@ -244,19 +321,19 @@ public final class ThreadWorker implements Worker {
         long start = System.nanoTime();
         Execution<?> execution;
         for (int spins = 1; (execution = queue.poll()) == null; spins++) {
-            if (lifecycle != OPEN || !Waiting.pause(start, spins, budget)) {
+            if (!awaitingWork() || !Waiting.pause(start, spins, budget)) {
                 break;
             }
         }
         idleSpin.ended(start, budget, execution != null);
-        if (execution != null || lifecycle != OPEN) {
+        if (execution != null || !awaitingWork()) {
             return execution;
         }
         // A stray interrupt would make park() return at once, turning the idle worker into a spinner.
         Thread.interrupted();
         parked = 1;
         execution = queue.poll();
-        if (execution == null && lifecycle == OPEN) {
+        if (execution == null && awaitingWork()) {
             LockSupport.park(this);
         }
         parked = 0;
@@ -266,7 +343,7 @@ public final class ThreadWorker implements Worker {
     private void finish() {
         lifecycle = STOPPED;
         Execution<?> execution;
-        while ((execution = queue.poll()) != null) {
+        while ((execution = take()) != null) {
             progress.markTaken();
             execution.cancel(stopReason + " before this task started");
         }

@@ -6,8 +6,10 @@ import dev.moroutine.Runner;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
+import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,10 +25,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The {@link Runner}: a fixed array of {@link ThreadWorker}s and a balancer. See {@link Runner}
  * for the shutdown state machine; {@code state} is OPEN, CLOSING or CLOSED, and each worker keeps
  * its own lifecycle, which is what actually stops dispatch.
+ *
+ * <p>{@link #close()} waits on each worker's stopped latch: in slices of the warning interval, so
+ * that a worker held for long (by a stream nobody reads, typically) is logged instead of waited on
+ * in silence; and, after interrupting, for at most {@link #STOP_GRACE}, so that a task which ignores
+ * the interrupt cannot hold it, while one that obeys has ended and closed its worker's values.
  */
 public final class WorkerPool implements Runner {
 
+    private static final System.Logger LOG = System.getLogger(WorkerPool.class.getName());
     private static final AtomicInteger POOLS = new AtomicInteger();
+    /** How long {@link #close()} waits for the workers after interrupting them. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(1);
+    /** How often a {@link #close()} that is still waiting says what for. */
+    private static final Duration HELD_WARNING_INTERVAL = Duration.ofSeconds(10);
 
     private static final int OPEN = 0;
     private static final int CLOSING = 1;
@@ -51,6 +63,7 @@ public final class WorkerPool implements Runner {
     private final int highWaterMark;
     private final AbortController shutdown = new AbortController();
     private volatile int state = OPEN;
+    private volatile Duration warningInterval = HELD_WARNING_INTERVAL;
 
     /**
      * Makes and starts a pool.
@@ -122,6 +135,11 @@ public final class WorkerPool implements Runner {
             }
         }
         if (failure != null) {
+            for (CompletableFuture<? extends R> future : futures) {
+                if (!(future instanceof Execution<?>) && future.join() instanceof LiveStream<?> opened) {
+                    opened.close(); // nobody gets it to read or close: it would hold its producer's worker
+                }
+            }
             throw failure;
         }
         return (List<R>) Collections.unmodifiableList(Arrays.asList(results));
@@ -162,6 +180,20 @@ public final class WorkerPool implements Runner {
     /** How long a task without a timeout of its own may run on this pool; null for no limit. */
     Duration taskTimeout() {
         return taskTimeout;
+    }
+
+    /**
+     * Sets how often a {@link #close()} that is still waiting logs what holds it (10 seconds unless
+     * set); for tests.
+     *
+     * @param interval the interval
+     * @throws IllegalArgumentException if {@code interval} is not positive
+     */
+    public void warnWhileClosingEvery(Duration interval) {
+        if (!interval.isPositive()) {
+            throw new IllegalArgumentException("the warning interval must be positive, was " + interval);
+        }
+        warningInterval = interval;
     }
 
     @Override
@@ -206,9 +238,13 @@ public final class WorkerPool implements Runner {
         try {
             if (!awaitWorkers()) {
                 forceStop(name + " did not finish within its shutdown timeout of " + shutdownTimeout);
+                if (awaitInterrupted()) {
+                    caller.interrupt();
+                }
             }
         } catch (InterruptedException e) {
             forceStop(name + " was closed by a thread that was interrupted while waiting");
+            awaitInterrupted();
             caller.interrupt();
         }
         state = CLOSED;
@@ -217,22 +253,81 @@ public final class WorkerPool implements Runner {
         }
     }
 
-    /** Waits for every worker to stop, up to the shutdown timeout; {@code false} on timeout. */
+    /**
+     * Waits for every worker to stop, up to the shutdown timeout, logging what holds the workers
+     * still running at every warning interval; {@code false} on timeout.
+     */
     private boolean awaitWorkers() throws InterruptedException {
-        if (shutdownTimeout == null) {
-            for (ThreadWorker worker : workers) {
-                worker.awaitStopped(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
-            }
-            return true;
-        }
+        long start = System.nanoTime();
         // convert() saturates, so a timeout of centuries waits "forever" instead of overflowing.
-        long deadline = System.nanoTime() + TimeUnit.NANOSECONDS.convert(shutdownTimeout);
-        for (ThreadWorker worker : workers) {
-            if (!worker.awaitStopped(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                return false;
+        long limit = shutdownTimeout == null ? Long.MAX_VALUE : TimeUnit.NANOSECONDS.convert(shutdownTimeout);
+        long interval = TimeUnit.NANOSECONDS.convert(warningInterval);
+        long warnAt = interval;
+        for (int i = 0; i < workers.length; i++) {
+            while (!workers[i].awaitStopped(Math.min(limit, warnAt) - (System.nanoTime() - start), TimeUnit.NANOSECONDS)) {
+                if (System.nanoTime() - start >= limit) {
+                    return false;
+                }
+                for (int j = i; j < workers.length; j++) {
+                    if (!workers[j].isStopped()) {
+                        LOG.log(System.Logger.Level.WARNING, name + ": close() has waited " + seconds(warnAt) + " for "
+                                + workers[j] + ", which is " + activity(workers[j]));
+                    }
+                }
+                warnAt += interval;
             }
         }
         return true;
+    }
+
+    /**
+     * After interrupting: waits up to {@link #STOP_GRACE} for the workers to stop, then leaves any
+     * whose task ignores the interrupt, with a warning. The wait is bounded, so it does not respond
+     * to interrupts; returns whether one came.
+     */
+    private boolean awaitInterrupted() {
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        for (ThreadWorker worker : workers) {
+            for (;;) {
+                try {
+                    if (!worker.awaitStopped(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                        Execution<?> running = worker.running();
+                        LOG.log(System.Logger.Level.WARNING, name + ": close() stops waiting for " + worker + ", "
+                                + (running != null ? "still running " + describe(running) : "still stopping") + " "
+                                + seconds(STOP_GRACE.toNanos()) + " after interrupting it; that thread ends, closing its"
+                                + " task-arg values, when the task returns");
+                    }
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        return interrupted;
+    }
+
+    /** What a worker that close() waits for is doing. */
+    private static String activity(ThreadWorker worker) {
+        Execution<?> running = worker.running();
+        if (running == null) {
+            return "still stopping";
+        }
+        int queued = worker.activeCount() - 1;
+        return "running " + describe(running) + (queued > 0 ? ", with " + queued + " more tasks queued" : "")
+                + (running.pipe() != null ? "; a stream's producer keeps its worker until the stream is read to the end"
+                        + " or closed: close the LiveStream (try-with-resources)" : "");
+    }
+
+    /** A running execution, with where its stream was opened if it produces one. */
+    private static String describe(Execution<?> running) {
+        Pipe<Object> pipe = running.pipe();
+        return pipe == null ? running.call().toString() : "the " + pipe + ", opened at " + pipe.openedAt();
+    }
+
+    /** Nanoseconds as seconds, as short as exact to the millisecond: "10 s", "0.2 s". */
+    private static String seconds(long nanos) {
+        return BigDecimal.valueOf(TimeUnit.NANOSECONDS.toMillis(nanos), 3).stripTrailingZeros().toPlainString() + " s";
     }
 
     @Override

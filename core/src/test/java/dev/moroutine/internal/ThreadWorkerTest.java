@@ -1,0 +1,74 @@
+package dev.moroutine.internal;
+
+import static dev.moroutine.Moroutine.mo;
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.moroutine.Mo1;
+import dev.moroutine.Mo2;
+import dev.moroutine.WorkerDiedException;
+import dev.moroutine.testing.NoLeakedWorkers;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The worker's own lifecycle, where a test must reach inside it. */
+@ExtendWith(NoLeakedWorkers.class)
+@Timeout(60)
+class ThreadWorkerTest {
+
+    static final Mo1<Integer, Integer> overflow = mo(ThreadWorkerTest::recurse);
+    static final Mo1<Integer, Integer> square = mo(x -> x * x);
+    static final Mo2<CountDownLatch, CountDownLatch, Boolean> hold = mo((started, gate) -> {
+        started.countDown();
+        return gate.await(30, TimeUnit.SECONDS);
+    });
+
+    private static int recurse(int n) {
+        return recurse(n + 1) + 1;
+    }
+
+    /** Issue 8 item 9: when no thread could replace a dead one, the worker never finished and close() waited forever. */
+    @Test
+    void aWorkerWhoseDeadThreadCannotBeReplacedStopsAndSaysWhy() throws Exception {
+        OutOfMemoryError noThread = new OutOfMemoryError("unable to create native thread: possibly out of memory"
+                + " or process/resource limits reached");
+        AtomicInteger starts = new AtomicInteger();
+        ThreadWorker worker = new ThreadWorker("test-pool-no-threads", 0, null, thread -> {
+            if (starts.getAndIncrement() > 0) {
+                throw noThread;
+            }
+            thread.start();
+        });
+        worker.start();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch gate = new CountDownLatch(1);
+        CompletableFuture<Boolean> first = Call.of(hold.call(started, gate)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        CompletableFuture<Integer> dying = Call.of(overflow.call(0)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+        CompletableFuture<Integer> behind = Call.of(square.call(3)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+        gate.countDown();
+
+        assertTrue(worker.awaitStopped(10, TimeUnit.SECONDS), "the worker stops instead of waiting for a thread forever");
+        assertTrue(first.get());
+        String why = "test-pool-no-threads stopped: its thread died and no new thread could be started (" + noThread + ")";
+        WorkerDiedException died = assertInstanceOf(WorkerDiedException.class,
+                assertThrows(CompletionException.class, dying::join).getCause());
+        assertEquals("test-pool-no-threads died running task dev.moroutine.internal.ThreadWorkerTest#overflow: "
+                + "java.lang.StackOverflowError; no new thread could be started to replace it (" + noThread
+                + "), so the worker stopped", died.getMessage());
+        assertSame(noThread, died.getSuppressed()[0]);
+        CancellationException cancelled = assertThrows(CancellationException.class, behind::join);
+        assertEquals(why + " before this task started (task dev.moroutine.internal.ThreadWorkerTest#square)",
+                ((CancellationException) cancelled.getCause()).getMessage());
+        RejectedExecutionException refused = assertThrows(RejectedExecutionException.class,
+                () -> Call.of(square.call(4)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK));
+        assertEquals(why + "; task dev.moroutine.internal.ThreadWorkerTest#square was not queued", refused.getMessage());
+    }
+}
