@@ -134,13 +134,13 @@ public final class ThreadWorker implements Worker {
 
     @Override
     public void dispatch(Execution<?> execution) {
+        execution.sentTo(this); // may refuse the execution: before it is admitted, so it is never awaited
         ADMITTED.getAndAdd(this, 1L);
         if (lifecycle != OPEN) {
             ADMITTED.getAndAdd(this, -1L);
             wake(); // a stopping thread may be waiting for this dispatch to offer
             throw new RejectedExecutionException(stopReason + "; " + execution.call() + " was not queued");
         }
-        execution.sentTo(this);
         queue.offer(execution);
         // The element store is a release store; without a full fence the lifecycle read below could
         // be satisfied before it is visible, and a forceStop() that misses the element would not be
