@@ -79,6 +79,33 @@ public interface Runner extends AutoCloseable {
     <R> List<R> runAll(List<? extends Task<? extends R>> tasks);
 
     /**
+     * The worker that would run {@code task} if it were given to this pool now: the worker it is
+     * {@linkplain Moroutine#assign assigned} to, or else the one this pool's {@link Balancer}
+     * picks. With a balancer that decides from the task alone (a key-affinity balancer), this is
+     * where the task will run, so a batch can be grouped by worker first and each group run there
+     * (with {@link Moroutine#assign}) to keep the affinity:
+     *
+     * <pre>{@code
+     * Map<WorkerHandle, List<Task<Integer>>> byWorker = tasks.stream()
+     *         .collect(Collectors.groupingBy(pool::workerFor));
+     * }</pre>
+     *
+     * <p>It asks the balancer exactly as a dispatch would, and that is its only side effect: a
+     * stateful balancer counts the question as a selection ({@link Moroutine#roundRobin()} moves
+     * on by one worker, {@link Moroutine#leastBusy()} rotates its tie-break), so for those the answer
+     * is where a dispatch made instead of the question would have gone, not where a later
+     * {@link #run} of the same task will go. Nothing is dispatched, and it answers on a closed pool too.
+     *
+     * @param task the task
+     * @return one of {@link #workers()}
+     * @throws IllegalArgumentException if the task is assigned to a worker of another pool, or was
+     *     not made by a moroutine
+     * @throws IllegalStateException if the balancer returns a handle that is not one of this pool's
+     * @throws NullPointerException if {@code task} is null
+     */
+    WorkerHandle workerFor(Task<?> task);
+
+    /**
      * The pool's workers, in index order.
      *
      * @return an unmodifiable list of handles, the same for the pool's lifetime

@@ -129,6 +129,15 @@ public final class WorkerPool implements Runner {
             throw new RejectedExecutionException(name + " is closed, so it cannot run " + call
                     + "; submit tasks before close(), or make a new pool with workers(n)");
         }
+        return route(call);
+    }
+
+    @Override
+    public WorkerHandle workerFor(Task<?> task) {
+        return route(Call.of(task));
+    }
+
+    private ThreadWorker route(Call<?> call) {
         return call.assigned() != null ? own(call) : select(call);
     }
 
