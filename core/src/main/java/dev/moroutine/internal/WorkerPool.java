@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -130,6 +131,11 @@ public final class WorkerPool implements Runner {
                     + "; submit tasks before close(), or make a new pool with workers(n)");
         }
         return route(call);
+    }
+
+    @Override
+    public ExecutorService asExecutorService() {
+        return new ExecutorView(this);
     }
 
     @Override

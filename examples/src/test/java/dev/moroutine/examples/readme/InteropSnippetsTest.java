@@ -1,6 +1,7 @@
 package dev.moroutine.examples.readme;
 
 import static dev.moroutine.Moroutine.*;
+import static dev.moroutine.examples.readme.Primes.isPrime;
 import static dev.moroutine.examples.workeraffinity.Counter.*;
 import static dev.moroutine.examples.workeraffinity.KeyAffinity.keyAffinity;
 import static java.util.stream.Collectors.groupingBy;
@@ -11,6 +12,9 @@ import dev.moroutine.Runner;
 import dev.moroutine.WorkerHandle;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -18,6 +22,20 @@ import org.junit.jupiter.api.Timeout;
 /** Runs the README's snippets about using pools from plain Java: {@code workerFor}, the executor view, idle dedicated workers. */
 @Timeout(60)
 class InteropSnippetsTest {
+
+    @Test
+    void executorView() throws Exception {
+        try (Runner pool = workers(4)) {
+            ExecutorService executor = pool.asExecutorService();
+            CompletableFuture<String> hello = CompletableFuture.supplyAsync(() -> Thread.currentThread().getName(), executor);
+            List<Future<Integer>> sizes = executor.invokeAll(List.of(() -> "ab".length(), () -> "abc".length()));
+            executor.shutdown(); // the view only: rejects new tasks, runs accepted ones; the pool stays open
+            boolean prime = pool.run(isPrime.call(97L));
+            assertTrue(hello.join().contains("-worker-"));
+            assertEquals(3, sizes.get(1).get());
+            assertTrue(prime);
+        }
+    }
 
     @Test
     void batchesFollowTheBalancer() {
