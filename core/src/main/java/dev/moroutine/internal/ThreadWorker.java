@@ -22,6 +22,16 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * against parked/poll), so either the thread sees the new element or the producer sees that it
  * must wake the thread.
  *
+ * <h2>Idle dedicated workers</h2>
+ * A dedicated worker (no pool) parks for at most the {@link IdleTimeout}. When that passes with
+ * nothing to do, its thread closes its task-arg values and retires: it sets {@code parked} to
+ * {@code RETIRED} (while a thread lives, only it moves {@code parked} away from 0), then checks the
+ * queue once more. A producer that finds {@code RETIRED} after its offer CASes it to 0 and starts a new
+ * thread; the retiring thread, if that last check finds an element, CASes it back to 0 and goes
+ * on. The same write-then-read pairing as for parking means that one of them sees the other, and
+ * the CAS lets exactly one of them own the queue, so a dispatch racing the retirement runs on the
+ * old thread or on a new one, never on both and never nowhere. The handle (this object) stays.
+ *
  * <h2>Lifecycle</h2>
  * <pre>
  * OPEN ──drain()──► DRAINING ──queue empty──► STOPPED
@@ -51,6 +61,9 @@ public final class ThreadWorker implements Worker {
     private static final int OPEN = 0;
     private static final int DRAINING = 1;
     private static final int STOPPED = 2;
+
+    /** {@code parked} of a dedicated worker whose thread ended idle; the next dispatch starts one. */
+    private static final int RETIRED = 2;
 
     private static final VarHandle LIFECYCLE;
     private static final VarHandle PARKED;
@@ -116,8 +129,21 @@ public final class ThreadWorker implements Worker {
             execution.cancel(stopReason + " before this task started");
             return;
         }
-        if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+        int sleep = parked;
+        if (sleep == 1 && PARKED.compareAndSet(this, 1, 0)) {
             LockSupport.unpark(thread);
+        } else if (sleep == RETIRED && PARKED.compareAndSet(this, RETIRED, 0)) {
+            restart();
+        }
+    }
+
+    /** Starts a thread for a retired dedicated worker; if that fails, the next dispatch tries again. */
+    private void restart() {
+        try {
+            start();
+        } catch (Throwable e) { // OutOfMemoryError "unable to create native thread", say
+            parked = RETIRED;
+            throw e;
         }
     }
 
@@ -186,7 +212,9 @@ public final class ThreadWorker implements Worker {
             }
         } finally {
             // Whatever escaped, the queue gets a new thread or is drained: nothing is left unfinished.
-            if (death != null && lifecycle != STOPPED) {
+            if (death == RETIREMENT) {
+                death = null; // the queue passes to the thread that the next dispatch starts
+            } else if (death != null && lifecycle != STOPPED) {
                 start();
                 replaced = true;
             } else {
@@ -205,6 +233,9 @@ public final class ThreadWorker implements Worker {
 
     private record Death(Execution<?> execution, VirtualMachineError error) {}
 
+    /** What {@link #work} returns when an idle dedicated thread retired: no death, and nothing to finish. */
+    private static final Death RETIREMENT = new Death(null, null);
+
     /** Runs executions until stopped; returns what killed this thread, if something did. */
     private Death work(WorkerContext context) {
         for (;;) {
@@ -213,8 +244,12 @@ public final class ThreadWorker implements Worker {
                 if (lifecycle != OPEN) {
                     return null;
                 }
+                long idleSince = pool == null ? System.nanoTime() : 0; // only dedicated workers time out
                 execution = idle();
                 if (execution == null) {
+                    if (pool == null && System.nanoTime() - idleSince >= IdleTimeout.nanos() && retire(context)) {
+                        return RETIREMENT;
+                    }
                     continue;
                 }
             }
@@ -257,10 +292,29 @@ public final class ThreadWorker implements Worker {
         parked = 1;
         execution = queue.poll();
         if (execution == null && lifecycle == OPEN) {
-            LockSupport.park(this);
+            if (pool != null) {
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, IdleTimeout.nanos());
+            }
         }
         parked = 0;
         return execution;
+    }
+
+    /**
+     * Ends this idle dedicated thread unless work arrives (see the class overview); its values are
+     * closed first, while no other thread can own the queue.
+     *
+     * @return {@code true} if this thread must end now, without touching the queue again
+     */
+    private boolean retire(WorkerContext context) {
+        if (!queue.isEmpty()) {
+            return false;
+        }
+        context.close(); // empties the context, which stays usable if this thread goes on
+        parked = RETIRED;
+        return queue.isEmpty() || !PARKED.compareAndSet(this, RETIRED, 0);
     }
 
     private void finish() {

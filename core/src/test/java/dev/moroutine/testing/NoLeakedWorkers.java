@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * After each test, every pool worker thread must end (pools are closed by then): a pool that
  * forgets to stop its threads, or a worker that survives its pool, fails the test that made it.
- * Dedicated workers ({@code moroutine-<id>}) live for the JVM's lifetime by design and are not checked.
+ * Dedicated workers ({@code moroutine-<id>}) are not checked: they stop only after their idle timeout.
  */
 public final class NoLeakedWorkers implements AfterEachCallback {
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.Runner;
 import dev.moroutine.WorkerHandle;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,6 +23,17 @@ import org.junit.jupiter.api.Timeout;
 /** Runs the README's snippets about using pools from plain Java: {@code workerFor}, the executor view, idle dedicated workers. */
 @Timeout(60)
 class InteropSnippetsTest {
+
+    @Test
+    void idleTimeoutSetting() {
+        Duration before = dedicatedIdleTimeout();
+        try {
+            setDedicatedIdleTimeout(Duration.ofMinutes(5)); // every dedicated worker, from its next idle wait
+            assertEquals(Duration.ofMinutes(5), dedicatedIdleTimeout());
+        } finally {
+            setDedicatedIdleTimeout(before);
+        }
+    }
 
     @Test
     void executorView() throws Exception {
