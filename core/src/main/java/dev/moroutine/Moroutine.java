@@ -2,8 +2,10 @@ package dev.moroutine;
 
 import dev.moroutine.internal.Balancers;
 import dev.moroutine.internal.Definition;
+import dev.moroutine.internal.IdleTimeout;
 import dev.moroutine.internal.Call;
 import dev.moroutine.internal.WorkerPool;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -202,6 +204,43 @@ public final class Moroutine {
         Objects.requireNonNull(moroutine, "moroutine");
         Objects.requireNonNull(task, "task");
         return task instanceof Call<?> call && call.moroutine() == moroutine;
+    }
+
+    /**
+     * Sets how long the thread of a moroutine's dedicated worker may stay idle before it stops.
+     * A stopped thread closes its cached {@link AutoCloseable} task-arg values, and the next
+     * {@link Task#join()} or {@link Task#future()} of that moroutine starts a new thread (named
+     * {@code …#n}), which resolves task-args afresh; a call that arrives while the thread is
+     * stopping runs on it or on the new one, never lost. Pool workers are not affected: they live
+     * until their pool closes.
+     *
+     * <p>One setting for the whole process, because dedicated workers belong to {@code static final}
+     * moroutines rather than to anything a caller configures. It starts as the system property
+     * {@code moroutine.dedicated.idleTimeout} (an ISO-8601 duration, {@code -Dmoroutine.dedicated.idleTimeout=PT5M})
+     * or 60 seconds, like {@link java.util.concurrent.Executors#newCachedThreadPool()}. A new value
+     * applies to each idle thread from its next wait.
+     *
+     * @param timeout how long an idle thread waits for a call; {@link Duration#ZERO} stops it as
+     *     soon as it finds nothing to do, and a very long duration such as
+     *     {@code ChronoUnit.FOREVER.getDuration()} keeps it for the JVM's lifetime
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws NullPointerException if {@code timeout} is null
+     */
+    public static void setDedicatedIdleTimeout(Duration timeout) {
+        IdleTimeout.set(timeout);
+    }
+
+    /**
+     * How long the thread of a dedicated worker may stay idle before it stops: see
+     * {@link #setDedicatedIdleTimeout(Duration)}.
+     *
+     * @return the timeout
+     * @throws IllegalStateException if it was never set and the system property
+     *     {@code moroutine.dedicated.idleTimeout} is not a valid, non-negative duration (the first
+     *     call on a dedicated worker then throws the same)
+     */
+    public static Duration dedicatedIdleTimeout() {
+        return IdleTimeout.get();
     }
 
     private static StackWalker.StackFrame callSite() {

@@ -2,6 +2,7 @@ package dev.moroutine;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 
 /**
  * A pool of worker threads, made by {@link Moroutine#workers(int)}. Each task goes to the worker its
@@ -93,6 +94,89 @@ public interface Runner extends AutoCloseable {
      * @throws NullPointerException if {@code tasks} or one of them is null
      */
     <R> List<R> runAll(List<? extends Task<? extends R>> tasks);
+
+    /**
+     * A view of this pool as an {@link ExecutorService}, for code that takes
+     * one: {@code CompletableFuture.supplyAsync(supplier, executor)}, a library's executor setting,
+     * {@code invokeAll}. Each plain {@link Runnable} or {@link java.util.concurrent.Callable} runs on
+     * one of this pool's workers, placed by its {@link Balancer} like any task, one at a time with
+     * the worker's other tasks. Every call returns a new view with its own lifecycle: take one
+     * and keep it, as each view stays registered with the pool until it terminates or the pool closes.
+     *
+     * <pre>{@code
+     * try (Runner pool = workers(4)) {
+     *     ExecutorService executor = pool.asExecutorService();
+     *     CompletableFuture<String> page = CompletableFuture.supplyAsync(() -> render(order), executor);
+     * }
+     * }</pre>
+     *
+     * <p><b>Shutting the view down does not close the pool.</b> The pool belongs to the code that
+     * made it and is usually shared by moroutine tasks and other views, while many libraries shut
+     * down the executor they were given when they stop; so {@code shutdown()} and
+     * {@code shutdownNow()} stop only what went through this view. The view's
+     * {@code shutdown()} rejects new tasks and lets accepted ones run; {@code shutdownNow()} also
+     * interrupts the running ones and returns those that had not started, in no particular order,
+     * taken back so that their workers skip them (a {@code Future} from {@code submit} among them
+     * is not cancelled: run it elsewhere or cancel it). {@code isTerminated()} and
+     * {@code awaitTermination} follow the view's own tasks, and {@code close()} is the JDK's
+     * default: shut down, then wait for them. Closing or terminating the pool shuts every view down.
+     *
+     * <p>Unlike moroutine tasks:
+     * <ul>
+     * <li>An exception thrown by a {@code Runnable} given to {@code execute} goes, as in
+     *     {@link java.util.concurrent.ThreadPoolExecutor}, to the worker thread's
+     *     {@linkplain Thread#getUncaughtExceptionHandler() uncaught-exception handler}, and the
+     *     worker goes on; {@code submit} and {@code invokeAll} report it through their future.</li>
+     * <li>A task that the pool's {@link #terminate()} (or its shutdown timeout) stops before it
+     *     starts is dropped. A {@code Future} made by {@code submit}, {@code invokeAll} or
+     *     {@code invokeAny} is then cancelled; a {@code CompletableFuture} from {@code supplyAsync}
+     *     cannot be reached and never completes. A graceful {@link #close()} runs every task
+     *     accepted before it.</li>
+     * <li>A balancer sees these tasks as calls of an internal moroutine: {@link Moroutine#isTask}
+     *     is {@code false} for every moroutine of yours, so a custom balancer places them with its
+     *     fallback and must not fail on tasks it does not know.</li>
+     * <li>A lambda is a heap object, not a moroutine's name and arguments, so these tasks run
+     *     in-process only: a pool of isolated JVMs or cluster members will not accept them.</li>
+     * <li>Waiting on this view from a task running on the same pool ({@code get()} of its future,
+     *     {@code invokeAll}, {@code awaitTermination}, {@code close()}) may wait forever for a task
+     *     queued behind the waiting one on its worker: nothing detects it, as with any fixed-size
+     *     executor.</li>
+     * </ul>
+     *
+     * <p>Memory consistency: actions of a thread before it hands a task to the view happen-before
+     * the task runs, and the task's actions happen-before its future completes and before
+     * {@code awaitTermination} returns {@code true}.
+     *
+     * @return a new executor view of this pool; rejects every task if the pool is closed
+     */
+    ExecutorService asExecutorService();
+
+    /**
+     * The worker that would run {@code task} if it were given to this pool now: the worker it is
+     * {@linkplain Moroutine#assign assigned} to, or else the one this pool's {@link Balancer}
+     * picks. With a balancer that decides from the task alone (a key-affinity balancer), this is
+     * where the task will run, so a batch can be grouped by worker first and each group run there
+     * (with {@link Moroutine#assign}) to keep the affinity:
+     *
+     * <pre>{@code
+     * Map<WorkerHandle, List<Task<Integer>>> byWorker = tasks.stream()
+     *         .collect(Collectors.groupingBy(pool::workerFor));
+     * }</pre>
+     *
+     * <p>It asks the balancer exactly as a dispatch would, and that is its only side effect: a
+     * stateful balancer counts the question as a selection ({@link Moroutine#roundRobin()} moves
+     * on by one worker, {@link Moroutine#leastBusy()} rotates its tie-break), so for those the answer
+     * is where a dispatch made instead of the question would have gone, not where a later
+     * {@link #run} of the same task will go. Nothing is dispatched, and it answers on a closed pool too.
+     *
+     * @param task the task
+     * @return one of {@link #workers()}
+     * @throws IllegalArgumentException if the task is assigned to a worker of another pool, or was
+     *     not made by a moroutine
+     * @throws IllegalStateException if the balancer returns a handle that is not one of this pool's
+     * @throws NullPointerException if {@code task} is null
+     */
+    WorkerHandle workerFor(Task<?> task);
 
     /**
      * The pool's workers, in index order.

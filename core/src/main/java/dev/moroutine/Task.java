@@ -21,8 +21,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Tasks are immutable and thread-safe. Without an {@link Moroutine#assign assignment},
  * {@link #join()} and {@link #future()} run the task on its moroutine's dedicated worker, one
- * daemon thread per moroutine, started on first use; tasks reaching that worker run one at a time,
- * in the order they arrived.
+ * daemon thread per moroutine, started on first use and stopped after an idle time
+ * ({@link Moroutine#setDedicatedIdleTimeout}); tasks reaching that worker run one at a time, in the
+ * order they arrived.
  *
  * <h2 id="errors">Errors</h2>
  * One rule for every way of running a task. The blocking calls ({@link #join()},

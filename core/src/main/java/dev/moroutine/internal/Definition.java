@@ -190,12 +190,16 @@ public final class Definition {
         return streaming;
     }
 
-    /** The moroutine's own worker: one daemon thread, started on first use, never stopped. */
+    /**
+     * The moroutine's own worker: one daemon thread, started on first use, that stops after the
+     * {@link IdleTimeout} and is started again by the next dispatch (see {@link ThreadWorker}).
+     */
     Worker dedicatedWorker() {
         ThreadWorker worker = dedicated;
         if (worker != null) {
             return worker;
         }
+        IdleTimeout.get(); // a malformed system property fails this call, not the worker thread
         ThreadWorker created = new ThreadWorker("moroutine-" + id(), 0, null);
         if (DEDICATED.compareAndSet(this, null, created)) {
             created.start();

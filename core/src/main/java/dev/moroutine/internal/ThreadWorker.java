@@ -23,6 +23,17 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * against parked/poll), so either the thread sees the new element or the producer sees that it
  * must wake the thread.
  *
+ * <h2>Idle dedicated workers</h2>
+ * A dedicated worker (no pool) parks for at most the {@link IdleTimeout}. When that passes with
+ * nothing to do, its thread closes its task-arg values and retires: it sets {@code parked} to
+ * {@code RETIRED} (while a thread lives, only it moves {@code parked} away from 0), then checks the
+ * queue once more. A producer that finds {@code RETIRED} after its offer CASes it to 0 and starts a new
+ * thread; the retiring thread, if that last check finds an element, CASes it back to 0 and goes
+ * on. The same write-then-read pairing as for parking means that one of them sees the other, and
+ * the CAS lets exactly one of them own the queue, so a dispatch racing the retirement runs on the
+ * old thread or on a new one, never on both and never nowhere. The handle (this object) stays.
+ * Dedicated workers are never drained or stopped, so retirement never meets the lifecycle below.
+ *
  * <h2>Lifecycle</h2>
  * <pre>
  * OPEN ──drain()──► DRAINING ──every admitted execution taken──► STOPPED
@@ -66,6 +77,9 @@ public final class ThreadWorker implements Worker {
     private static final int OPEN = 0;
     private static final int DRAINING = 1;
     private static final int STOPPED = 2;
+
+    /** {@code parked} of a dedicated worker whose thread ended idle; the next dispatch starts one. */
+    private static final int RETIRED = 2;
 
     private static final VarHandle LIFECYCLE;
     private static final VarHandle PARKED;
@@ -153,8 +167,21 @@ public final class ThreadWorker implements Worker {
     }
 
     private void wake() {
-        if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+        int sleep = parked;
+        if (sleep == 1 && PARKED.compareAndSet(this, 1, 0)) {
             LockSupport.unpark(thread);
+        } else if (sleep == RETIRED && PARKED.compareAndSet(this, RETIRED, 0)) {
+            restart();
+        }
+    }
+
+    /** Starts a thread for a retired dedicated worker; if that fails, the next dispatch tries again. */
+    private void restart() {
+        try {
+            start();
+        } catch (Throwable e) { // OutOfMemoryError "unable to create native thread", say
+            parked = RETIRED;
+            throw e;
         }
     }
 
@@ -235,7 +262,8 @@ public final class ThreadWorker implements Worker {
             }
         } finally {
             // Whatever escaped, the queue gets a new thread or is drained: nothing is left unfinished.
-            if (death == null || !replace(death)) {
+            // A retired thread's queue passes to the thread that the next dispatch starts.
+            if (death != RETIREMENT && (death == null || !replace(death))) {
                 finish();
             }
         }
@@ -271,10 +299,29 @@ public final class ThreadWorker implements Worker {
         }
     }
 
-    /** Runs executions until stopped; returns what killed this thread, if something did. */
+    /** What {@link #work} returns when an idle dedicated thread retired: no death, and nothing to finish. */
+    private static final Death RETIREMENT = new Death(null, null, null);
+
+    /**
+     * Runs executions until stopped; returns what killed this thread, if something did, or
+     * {@link #RETIREMENT} when an idle dedicated thread ended.
+     */
     private Death work(WorkerContext context) {
-        Execution<?> execution;
-        while ((execution = take()) != null) {
+        for (;;) {
+            Execution<?> execution = queue.poll();
+            if (execution == null) {
+                if (!awaitingWork()) {
+                    return null;
+                }
+                long idleSince = pool == null ? System.nanoTime() : 0; // only dedicated workers time out
+                execution = idle();
+                if (execution == null) {
+                    if (pool == null && System.nanoTime() - idleSince >= IdleTimeout.nanos() && retire(context)) {
+                        return RETIREMENT;
+                    }
+                    continue;
+                }
+            }
             progress.current = execution;
             long before = progress.taken;
             try {
@@ -294,7 +341,6 @@ public final class ThreadWorker implements Worker {
                 Thread.interrupted(); // an interrupt aimed at this task must not reach the next one
             }
         }
-        return null;
     }
 
     /** The next execution, waiting for one while more may come; null once none will. */
@@ -334,10 +380,29 @@ public final class ThreadWorker implements Worker {
         parked = 1;
         execution = queue.poll();
         if (execution == null && awaitingWork()) {
-            LockSupport.park(this);
+            if (pool != null) {
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, IdleTimeout.nanos());
+            }
         }
         parked = 0;
         return execution;
+    }
+
+    /**
+     * Ends this idle dedicated thread unless work arrives (see the class overview); its values are
+     * closed first, while no other thread can own the queue.
+     *
+     * @return {@code true} if this thread must end now, without touching the queue again
+     */
+    private boolean retire(WorkerContext context) {
+        if (!queue.isEmpty()) {
+            return false;
+        }
+        context.close(); // empties the context, which stays usable if this thread goes on
+        parked = RETIRED;
+        return queue.isEmpty() || !PARKED.compareAndSet(this, RETIRED, 0);
     }
 
     private void finish() {

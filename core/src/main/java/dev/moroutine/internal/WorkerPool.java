@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -151,6 +152,20 @@ public final class WorkerPool implements Runner {
             throw new RejectedExecutionException(name + " is closed, so it cannot run " + call
                     + "; submit tasks before close(), or make a new pool with workers(n)");
         }
+        return route(call);
+    }
+
+    @Override
+    public ExecutorService asExecutorService() {
+        return new ExecutorView(this);
+    }
+
+    @Override
+    public WorkerHandle workerFor(Task<?> task) {
+        return route(Call.of(task));
+    }
+
+    private ThreadWorker route(Call<?> call) {
         return call.assigned() != null ? own(call) : select(call);
     }
 

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *   <li>no worker thread, pool or dedicated, is a stream producer waiting for room: a test that
  *       leaves a live stream unconsumed and unclosed would hold that worker for the next test.</li>
  * </ul>
- * Dedicated workers ({@code moroutine-<id>}) may outlive a test by design; only what they are doing
- * is checked.
+ * Dedicated workers ({@code moroutine-<id>}) may outlive a test (they stop only after their idle
+ * timeout); only what they are doing is checked.
  */
 public final class NoLeakedWorkers implements AfterEachCallback {
 
