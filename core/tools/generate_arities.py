@@ -195,10 +195,11 @@ def streaming_moroutine(n):
     gen = "<" + ", ".join(tps + ["T"]) + ">"
     params = ", ".join(t + " " + t.lower() for t in tps)
     L = ["package dev.moroutine.stream;\n",
-         "import dev.moroutine.Mo;",
-         "import dev.moroutine.Moroutine;",
-         "import dev.moroutine.Task;",
-         "import dev.moroutine.internal.Definition;",
+         "import dev.moroutine.Mo;"]
+    if n > 0:  # only calls with arguments mention task-args
+        L += ["import dev.moroutine.Moroutine;",
+              "import dev.moroutine.Task;"]
+    L += ["import dev.moroutine.internal.Definition;",
          "import java.util.stream.Stream;\n",
          "/**",
          " * A streaming moroutine of %d argument%s: {@link #call} describes one call as a {@link StreamTask}," % (n, "" if n == 1 else "s"),

@@ -170,7 +170,8 @@ public final class PoolOptions {
     @Override
     public String toString() {
         return "PoolOptions[balancer=" + balancer + ", shutdownTimeout=" + shutdownTimeout()
-                .map(Duration::toString).orElse("none") + ", threadNamePrefix=" + threadNamePrefix().orElse("default") + ", highWaterMark=" + highWaterMark
+                .map(Duration::toString).orElse("none") + ", threadNamePrefix=" + threadNamePrefix().orElse("default")
+                + ", highWaterMark=" + highWaterMark
                 + ", taskTimeout=" + taskTimeout().map(Duration::toString).orElse("none") + "]";
     }
 }

@@ -19,7 +19,11 @@ class MoroutineTest {
     static final Mo0<String> threadName = mo(() -> Thread.currentThread().getName());
     static final Mo1<Long, Boolean> isPrime = mo(n -> {
         if (n < 2) return false;
-        for (long i = 2; i * i <= n; i++) if (n % i == 0) return false;
+        for (long i = 2; i * i <= n; i++) {
+            if (n % i == 0) {
+                return false;
+            }
+        }
         return true;
     });
     static final Mo2<Integer, Integer, Integer> add = mo(Integer::sum);

@@ -110,8 +110,8 @@ public final class ResultsTable {
          */
         public static Row of(Shape shape, String system, Role role, List<Double> perIteration) {
             List<Double> values = List.copyOf(perIteration);
-            return new Row(shape, system, role, ResultsTable.median(values), ResultsTable.min(values), ResultsTable.max(values), Double.NaN, Double.NaN,
-                    Double.NaN, Double.NaN, values.size(), Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+            return new Row(shape, system, role, ResultsTable.median(values), ResultsTable.min(values), ResultsTable.max(values),
+                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, values.size(), Double.NaN, Double.NaN, Double.NaN, Double.NaN,
                     Double.NaN, Double.NaN, Double.NaN, values, "");
         }
 
@@ -314,11 +314,7 @@ public final class ResultsTable {
             case "pipelined" -> new Placement(Integer.parseInt(params.getParam("inFlight")) == 64
                     ? Shapes.PIPELINED_64 : Shapes.PIPELINED_1024, system, role);
             case "parallel" -> new Placement(Shapes.PARALLEL, system, role);
-            case "streaming" -> new Placement(switch (StreamingBenchmark.Direction.valueOf(params.getParam("direction"))) {
-                case WORKER_TO_CALLER -> Shapes.STREAM;
-                case CALLER_TO_WORKER -> Shapes.CHANNEL;
-                case ROUND_TRIP -> Shapes.ROUND_TRIP;
-            }, transport(system), role);
+            case "streaming" -> new Placement(streamingShape(params.getParam("direction")), transport(system), role);
             case "fanOut" -> new Placement(Shapes.fanOut(Integer.parseInt(params.getParam("consumers"))),
                     transport(system), role);
             case "items" -> {
@@ -336,6 +332,15 @@ public final class ResultsTable {
                     ? CpuBoundBenchmark.SEQUENTIAL : system,
                     CpuBoundBenchmark.SEQUENTIAL.equals(system) ? Role.BASELINE : role);
             default -> sharedMemory(method).orElseGet(() -> other(params));
+        };
+    }
+
+    /** The table shape of one direction of {@link StreamingBenchmark}. */
+    private static Shape streamingShape(String direction) {
+        return switch (StreamingBenchmark.Direction.valueOf(direction)) {
+            case WORKER_TO_CALLER -> Shapes.STREAM;
+            case CALLER_TO_WORKER -> Shapes.CHANNEL;
+            case ROUND_TRIP -> Shapes.ROUND_TRIP;
         };
     }
 

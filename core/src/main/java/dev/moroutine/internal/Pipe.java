@@ -4,7 +4,6 @@ import dev.moroutine.TaskFailedException;
 import dev.moroutine.stream.Emitter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Objects;
 import java.util.Spliterator;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;

@@ -1,7 +1,8 @@
 package dev.moroutine.shared;
 
 /**
- * A shared {@code boolean} with atomic operations (stored as a 4-byte word holding 0 or 1, since the JVM has no atomic read-modify-write on a single byte). Made by {@code Shared.boolAtomic()}.
+ * A shared {@code boolean} with atomic operations (stored as a 4-byte word holding 0 or 1, since the
+ * JVM has no atomic read-modify-write on a single byte). Made by {@code Shared.boolAtomic()}.
  *
  * <p>Thread-safe and lock-free. Every operation is a single atomic access with <em>volatile</em>
  * (sequentially consistent) semantics, like the JavaScript {@code Atomics} functions and the

@@ -18,7 +18,8 @@ import java.util.SequencedMap;
  * see some fields old and some new; guard the struct with a {@link Mutex} or {@link RwLock} (it may
  * be a field of the struct itself). Lock fields (a {@code Mutex} or {@code RwLock} component) are
  * never copied: {@code load} puts the live lock into the record and {@code store} leaves the lock
- * as it is (so such a component may be {@code null} in a record to store). A {@code store} checks the whole record first, so a record it refuses changes nothing.
+ * as it is (so such a component may be {@code null} in a record to store). A {@code store} checks the
+ * whole record first, so a record it refuses changes nothing.
  *
  * @param <R> the record type
  */

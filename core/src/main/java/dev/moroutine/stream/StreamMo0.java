@@ -2,8 +2,6 @@
 package dev.moroutine.stream;
 
 import dev.moroutine.Mo;
-import dev.moroutine.Moroutine;
-import dev.moroutine.Task;
 import dev.moroutine.internal.Definition;
 import java.util.stream.Stream;
 

@@ -21,9 +21,9 @@ public final class KeyAffinity {
     public static Balancer keyAffinity() {
         Balancer fallback = roundRobin();
         return (workers, task) -> {
-            String key = null;
-            if (isTask(increment, task)) key = increment.args(task).first();
-            else if (isTask(read, task)) key = read.args(task).first();
+            String key = isTask(increment, task) ? increment.args(task).first()
+                    : isTask(read, task) ? read.args(task).first()
+                    : null;
             if (key == null) return fallback.select(workers, task);
             return workers.get(Math.floorMod(key.hashCode(), workers.size()));
         };

@@ -66,9 +66,8 @@ class SharedMemorySnippetsTest {
         Str name = shared(string(8));
         name.store("héllo");                           // 6 UTF-8 bytes: fits
         assertEquals("héllo", name.load());
-        assertThrows(IllegalArgumentException.class, () ->
-        name.store("hello, world")                     // 12 bytes: IllegalArgumentException
-        );
+        assertThrows(IllegalArgumentException.class,
+                () -> name.store("hello, world")); // 12 bytes: IllegalArgumentException
     }
 
     @Test
