@@ -142,7 +142,51 @@ public class Call<R> implements Task<R> {
      * @return the future of its result
      */
     CompletableFuture<R> submitTo(Worker worker, int highWaterMark) {
-        return send(worker);
+        return prepare(highWaterMark).sendTo(worker);
+    }
+
+    /**
+     * Builds this call's execution, attaching the channel ends among its arguments, without sending
+     * it anywhere yet: a batch builds all of its executions first, so that no consumer can drain a
+     * channel before the batch's other consumers of it have attached.
+     *
+     * @param highWaterMark the pool's stream setting, for streaming calls that do not set their own
+     * @return the execution, ready to send
+     */
+    Prepared<R> prepare(int highWaterMark) {
+        Execution<R> execution = new Execution<>(this, null);
+        return new Prepared<>(execution, execution);
+    }
+
+    /**
+     * A call's execution, built but not yet sent to a worker.
+     *
+     * @param <R> the result type
+     */
+    static class Prepared<R> {
+        private final Execution<?> execution;
+        private final CompletableFuture<R> result;
+
+        Prepared(Execution<?> execution, CompletableFuture<R> result) {
+            this.execution = execution;
+            this.result = result;
+        }
+
+        /** The call it is an execution of. */
+        Call<?> call() {
+            return execution.call();
+        }
+
+        /** Sends the execution to {@code worker}; if refused, fails it and throws. */
+        CompletableFuture<R> sendTo(Worker worker) {
+            dispatch(worker, execution);
+            return result;
+        }
+
+        /** Fails the execution without sending it, releasing what it attached. */
+        void abandon(RuntimeException why) {
+            execution.completeExceptionally(why);
+        }
     }
 
     private Execution<R> send(Worker worker) {

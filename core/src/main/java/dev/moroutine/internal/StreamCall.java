@@ -43,20 +43,14 @@ public final class StreamCall<T> extends Call<LiveStream<T>> implements StreamTa
         return open(worker, poolHighWaterMark);
     }
 
-    @Override
-    CompletableFuture<LiveStream<T>> submitTo(Worker worker, int poolHighWaterMark) {
-        return CompletableFuture.completedFuture(open(worker, poolHighWaterMark));
-    }
-
     /** Starts the producer on {@code worker} and returns the consumer's end. */
     LiveStream<T> open(Worker worker, int poolHighWaterMark) {
-        if (worker.thread() == Thread.currentThread()) {
-            throw new IllegalStateException(Thread.currentThread().getName() + " would consume " + this
-                    + ", whose producer must run on this same worker after the current task: it would wait for itself."
-                    + " This happens when a stream task is piped into a task of the same moroutine (its dedicated"
-                    + " worker runs both) or assigned to the consumer's own worker: run the consumer on a pool,"
-                    + " or assign the producer to another worker");
-        }
+        return prepare(poolHighWaterMark).sendTo(worker).join();
+    }
+
+    /** The producer's execution and the consumer's end; the producer starts when it is sent. */
+    @Override
+    Prepared<LiveStream<T>> prepare(int poolHighWaterMark) {
         Pipe<Object> pipe = new Pipe<>(highWaterMark > 0 ? highWaterMark : poolHighWaterMark, "stream of " + this);
         pipe.openedAt(Streams.openingSite());
         Execution<LiveStream<T>> producer = new Execution<>(this, pipe);
@@ -66,8 +60,22 @@ public final class StreamCall<T> extends Call<LiveStream<T>> implements StreamTa
             }
         });
         pipe.onCancel(() -> producer.cancel("the consumer closed the stream"));
-        dispatch(worker, producer);
-        return new LiveStreamImpl<>(pipe, "stream of " + this);
+        LiveStream<T> consumerEnd = new LiveStreamImpl<>(pipe, "stream of " + this);
+        return new Prepared<>(producer, CompletableFuture.completedFuture(consumerEnd)) {
+            @Override
+            CompletableFuture<LiveStream<T>> sendTo(Worker worker) {
+                if (worker.thread() == Thread.currentThread()) {
+                    IllegalStateException selfWait = new IllegalStateException(Thread.currentThread().getName()
+                            + " would consume " + StreamCall.this + ", whose producer must run on this same worker after"
+                            + " the current task: it would wait for itself. This happens when a stream task is piped into"
+                            + " a task of the same moroutine (its dedicated worker runs both) or assigned to the"
+                            + " consumer's own worker: run the consumer on a pool, or assign the producer to another worker");
+                    abandon(selfWait);
+                    throw selfWait;
+                }
+                return super.sendTo(worker);
+            }
+        };
     }
 
     @Override

@@ -112,14 +112,23 @@ public final class WorkerPool implements Runner {
         for (Task<? extends R> task : tasks) {
             Call.of(task); // refuse a bad list before anything runs
         }
+        List<Call.Prepared<? extends R>> prepared = new ArrayList<>(tasks.size());
         List<CompletableFuture<? extends R>> futures = new ArrayList<>(tasks.size());
         RuntimeException failure = null;
         try {
+            // Every execution is built, so every channel end attached, before the first is sent: a
+            // consumer cannot drain a channel before the other consumers of the batch attach to it.
             for (Task<? extends R> task : tasks) {
-                futures.add(submit(task));
+                prepared.add(Call.of(task).prepare(highWaterMark));
             }
-        } catch (RuntimeException refused) { // the pool closed part-way: still wait for what was sent
+            for (Call.Prepared<? extends R> next : prepared) {
+                futures.add(next.sendTo(place(next.call())));
+            }
+        } catch (RuntimeException refused) { // refused, or the pool closed part-way: still wait for what was sent
             failure = refused;
+            for (int i = futures.size(); i < prepared.size(); i++) {
+                prepared.get(i).abandon(refused);
+            }
         }
         Object[] results = new Object[futures.size()];
         for (int i = 0; i < results.length; i++) {

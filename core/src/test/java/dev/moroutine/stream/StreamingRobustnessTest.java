@@ -9,6 +9,7 @@ import dev.moroutine.PoolOptions;
 import dev.moroutine.Runner;
 import dev.moroutine.Task;
 import dev.moroutine.testing.NoLeakedWorkers;
+import dev.moroutine.testing.Stress;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -103,6 +104,21 @@ class StreamingRobustnessTest {
             long a = first.get(30, TimeUnit.SECONDS);
             long b = second.get(30, TimeUnit.SECONDS);
             assertEquals(8, a + b, "every item reached one of them: " + a + " + " + b);
+        }
+    }
+
+    /**
+     * The consumers of one {@code runAll} attach to their channel before any of them is sent, so the
+     * first cannot drain a small channel and end it before the others attach.
+     */
+    @Test
+    void runAllAttachesEveryConsumerOfAChannelBeforeAnyRuns() {
+        try (Runner pool = workers(2)) {
+            for (int round = 0; round < Stress.scaled(300); round++) {
+                Channel<Integer> channel = channel(List.of(1, 2, 3), 1);
+                List<Long> counts = pool.runAll(List.of(countAll.call(channel), countAll.call(channel)));
+                assertEquals(3, counts.get(0) + counts.get(1), "round " + round + ": " + counts);
+            }
         }
     }
 
