@@ -30,7 +30,8 @@ public interface StreamTask<T> extends Task<LiveStream<T>> {
      * {@code Flow} adapters), checked by the Reactive Streams TCK. Each subscription starts a new
      * run and is served on its own virtual thread, honouring {@code request(n)}; a request of less
      * than 1 item ends it with {@code onError(IllegalArgumentException)}. Cancelling the
-     * subscription stops the producer; nothing is signalled after it, and the publisher lets go of
+     * subscription stops the producer; nothing is signalled after it (a cancel from another thread
+     * may still see the one signal already being delivered, as rule 1.8 allows), and the publisher lets go of
      * the subscriber. If the subscriber's {@code onSubscribe} throws, the run is stopped and
      * {@code subscribe} rethrows the exception.
      *
