@@ -7,10 +7,12 @@ package dev.moroutine;
  * <p>Its identity is the declaring class and the field's name ({@link #id()}), found on first use,
  * so that a worker that loads the class finds the same moroutine.
  *
- * <p>Implemented only by this library's moroutine types ({@code Mo0}…{@code Mo4} and the streaming
+ * <p>Sealed: implemented only by this library's moroutine types ({@code Mo0}…{@code Mo4} and the streaming
  * {@code StreamMo0}…{@code StreamMo4}). Moroutines are immutable and thread-safe.
  */
-public interface Mo {
+public sealed interface Mo permits Mo0, Mo1, Mo2, Mo3, Mo4, dev.moroutine.stream.StreamMo0,
+        dev.moroutine.stream.StreamMo1, dev.moroutine.stream.StreamMo2, dev.moroutine.stream.StreamMo3,
+        dev.moroutine.stream.StreamMo4 {
 
     /**
      * The moroutine's identity, {@code "binary.class.Name#fieldName"}.

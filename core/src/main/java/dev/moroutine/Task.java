@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Tasks are made only by a moroutine's {@code call(…)} methods (and {@link Moroutine#assign} and
  * {@link #withTimeout}, which copy one);
- * the library rejects other implementations of this interface.
+ * the interface is sealed.
  *
  * <p>A task-arg is cached per worker and keyed by the task object itself: pass the same
  * {@code Task} object to reuse the value, and mind that two moroutines joined directly run on two
@@ -40,7 +40,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * @param <R> the result type
  */
-public interface Task<R> {
+public sealed interface Task<R> permits dev.moroutine.internal.Call, dev.moroutine.stream.StreamTask,
+        dev.moroutine.stream.Channel {
 
     /**
      * Runs this task once more, on its moroutine's dedicated worker (or on the worker it is

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.testing.NoLeakedWorkers;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
@@ -152,19 +153,15 @@ class MoroutineTest {
         assertTrue(taskArg.getMessage().contains("task-arg 1 is null"), taskArg.getMessage());
         NullPointerException isTaskNull = assertThrows(NullPointerException.class, () -> isTask(null, add.call(1, 2)));
         assertEquals("moroutine", isTaskNull.getMessage());
-        Task<Integer> fake = new Task<>() {
-            @Override
-            public java.util.concurrent.CompletableFuture<Integer> future() {
-                return null;
-            }
+    }
 
-            @Override
-            public Integer join() {
-                return null;
-            }
-        };
-        IllegalArgumentException foreign = assertThrows(IllegalArgumentException.class, () -> add.call(fake, 1));
-        assertTrue(foreign.getMessage().contains("is not a task made by a moroutine"), foreign.getMessage());
+    /** Users cannot implement what the library would refuse at run time: the compiler refuses it. */
+    @Test
+    void thePublicTypesThatOnlyTheLibraryMakesAreSealed() {
+        for (Class<?> type : List.of(Mo.class, Task.class, WorkerHandle.class, dev.moroutine.stream.StreamTask.class,
+                dev.moroutine.stream.Channel.class, dev.moroutine.stream.Emitter.class, dev.moroutine.stream.LiveStream.class)) {
+            assertTrue(type.isSealed(), type + " is sealed");
+        }
     }
 
     private static boolean stackMentions(Throwable t, String text) {

@@ -269,24 +269,6 @@ class PoolTest {
             IllegalArgumentException wrongPool = assertThrows(IllegalArgumentException.class, () -> b.run(onA));
             assertTrue(wrongPool.getMessage().contains("belongs to"), wrongPool.getMessage());
 
-            WorkerHandle stranger = new WorkerHandle() {
-                @Override
-                public int activeCount() {
-                    return 0;
-                }
-
-                @Override
-                public Thread thread() {
-                    return Thread.currentThread();
-                }
-
-                @Override
-                public int index() {
-                    return 0;
-                }
-            };
-            IllegalArgumentException notAWorker = assertThrows(IllegalArgumentException.class, () -> assign(stranger, square.call(1)));
-            assertTrue(notAWorker.getMessage().contains("is not a worker of a moroutine pool"), notAWorker.getMessage());
         }
     }
 

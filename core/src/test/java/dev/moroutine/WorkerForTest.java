@@ -96,19 +96,6 @@ class WorkerForTest {
             IllegalArgumentException otherPool = assertThrows(IllegalArgumentException.class,
                     () -> b.workerFor(assign(a.workers().get(0), where.call("x"))));
             assertTrue(otherPool.getMessage().contains("belongs to"), otherPool.getMessage());
-            Task<String> stranger = new Task<>() {
-                @Override
-                public CompletableFuture<String> future() {
-                    return CompletableFuture.completedFuture("");
-                }
-
-                @Override
-                public String join() {
-                    return "";
-                }
-            };
-            IllegalArgumentException notATask = assertThrows(IllegalArgumentException.class, () -> a.workerFor(stranger));
-            assertTrue(notATask.getMessage().contains("is not a task made by a moroutine"), notATask.getMessage());
         }
         try (Runner pool = workers(2, PoolOptions.defaults().withBalancer((ws, t) -> null))) {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> pool.workerFor(where.call("x")));

@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * @param <R> the result type
  */
-public class Call<R> implements Task<R> {
+public sealed class Call<R> implements Task<R> permits StreamCall {
 
     private final Definition definition;
     private final Object[] args;
@@ -38,19 +38,14 @@ public class Call<R> implements Task<R> {
      * @param <R> the result type
      * @return the same object
      * @throws NullPointerException if {@code task} is null
-     * @throws IllegalArgumentException if it was not made by a moroutine
+     * @throws IllegalArgumentException if it is a channel, which is not run by itself
      */
     public static <R> Call<R> of(Task<R> task) {
-        Objects.requireNonNull(task, "task");
-        if (task instanceof Call<R> call) {
-            return call;
-        }
-        if (task instanceof ChannelImpl<?> channel) {
-            throw new IllegalArgumentException(channel + " is not run by itself: pass it as the Stream or Iterable argument"
-                    + " of the tasks that consume it, or join() it to consume it on this thread");
-        }
-        throw new IllegalArgumentException(task.getClass().getName() + " is not a task made by a moroutine; "
-                + "make tasks with a moroutine's call(…) instead of implementing Task");
+        return switch (Objects.requireNonNull(task, "task")) {
+            case Call<R> call -> call;
+            case ChannelImpl<?> channel -> throw new IllegalArgumentException(channel + " is not run by itself: pass it as"
+                    + " the Stream or Iterable argument of the tasks that consume it, or join() it to consume it on this thread");
+        };
     }
 
     /**

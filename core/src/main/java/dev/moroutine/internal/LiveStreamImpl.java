@@ -51,8 +51,10 @@ import java.util.stream.StreamSupport;
  * <p>The spliterator (reachable from every derived stream and iterator) is registered with a
  * {@link Cleaner}: if it becomes unreachable before the source ends, the source is cancelled, so a
  * loop left with {@code break} and no {@code close()} cannot hold a producer's worker forever.
+ *
+ * @param <T> the item type
  */
-final class LiveStreamImpl<T> implements LiveStream<T> {
+public final class LiveStreamImpl<T> implements LiveStream<T> {
 
     private static final Cleaner CLEANER = Cleaner.create();
     private static final VarHandle CLAIMED;

@@ -6,7 +6,7 @@ import dev.moroutine.WorkerHandle;
  * Where tasks run: the one dispatch interface. Today every worker is a {@link ThreadWorker}; a
  * child JVM or a cluster member would implement this too, without touching the public API.
  */
-public interface Worker extends WorkerHandle {
+public non-sealed interface Worker extends WorkerHandle {
 
     /**
      * Queues an execution. Never blocks, takes no lock.

@@ -28,4 +28,4 @@ import dev.moroutine.Task;
  *
  * @param <T> the item type
  */
-public interface Channel<T> extends Task<LiveStream<T>> {}
+public sealed interface Channel<T> extends Task<LiveStream<T>> permits dev.moroutine.internal.ChannelImpl {}

@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  *
  * @param <T> the item type
  */
-public interface LiveStream<T> extends Stream<T>, Iterable<T> {
+public sealed interface LiveStream<T> extends Stream<T>, Iterable<T> permits dev.moroutine.internal.LiveStreamImpl {
 
     /**
      * Iterates over the items; the for-each form of consuming this stream.
