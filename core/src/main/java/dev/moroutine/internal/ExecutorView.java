@@ -37,10 +37,12 @@ import java.util.function.BiConsumer;
  * equal to {@code SHUTDOWN} (the last task's end, or a shutdown with nothing in flight) opens the
  * {@code terminated} latch, exactly once, because nothing can raise the count again.
  *
- * <p>Each accepted task is an {@link Entry} in {@code inFlight} from its acceptance until its
- * execution completes (it ran, failed, or was cancelled by the pool's stop) or
- * {@link #shutdownNow()} takes it back; the one removal that succeeds lowers the count, so no task
- * is counted down twice.
+ * <p>Each accepted task is an {@link Entry} in {@code inFlight} from its acceptance until it
+ * returns on its worker, or is taken back: by {@link #shutdownNow()}, or when its execution
+ * completes without having started it (the pool stopped first). Not when its execution completes:
+ * a timeout or the pool's {@code terminate()} completes the execution of a running task at once,
+ * and the view is not terminated while that task still runs. The one removal that succeeds lowers
+ * the count, so no task is counted down twice.
  *
  * <h2>A task's state</h2>
  * <pre>
@@ -232,6 +234,7 @@ final class ExecutorView extends AbstractExecutorService {
                     }
                     Thread.interrupted();
                 }
+                forget(this);
             }
         }
 
@@ -250,14 +253,19 @@ final class ExecutorView extends AbstractExecutorService {
             }
         }
 
-        /** Its execution completed: it ran, or the pool stopped before it started. */
+        /**
+         * Its execution completed. If the task started, {@link #run} counts it out when it returns;
+         * if not, the pool stopped first and it never will start.
+         */
         @Override
         public void accept(Object ignored, Throwable failure) {
-            // A future of submit() or invokeAll() that will never run must not keep its waiters forever.
-            if (failure != null && takeBack() && command instanceof Future<?> future) {
-                future.cancel(false);
+            if (takeBack()) {
+                // A future of submit() or invokeAll() that will never run must not keep its waiters forever.
+                if (command instanceof Future<?> future) {
+                    future.cancel(false);
+                }
+                forget(this);
             }
-            forget(this);
         }
 
         @Override

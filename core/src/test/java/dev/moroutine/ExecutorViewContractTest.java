@@ -1,0 +1,93 @@
+package dev.moroutine;
+
+import static dev.moroutine.Moroutine.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.moroutine.testing.NoLeakedWorkers;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Corners of the {@link ExecutorService} contract that the view keeps when the pool stops its tasks from outside. */
+@ExtendWith(NoLeakedWorkers.class)
+@Timeout(60)
+class ExecutorViewContractTest {
+
+    /**
+     * A task interrupted from outside, that keeps running for a while after the interrupt (finishing
+     * its work, cleaning up): {@code interrupted} counts down when the interrupt reached it,
+     * {@code finished} is set when it returns.
+     */
+    private static Runnable outlivesItsInterrupt(CountDownLatch interrupted, CountDownLatch gate, AtomicBoolean finished) {
+        return () -> {
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+            boolean open = false;
+            while (!open) {
+                try {
+                    open = gate.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    // still cleaning up
+                }
+            }
+            finished.set(true);
+        };
+    }
+
+    /** The pool's task timeout completes the task's execution at once; the view must still wait for the task to return. */
+    @RepeatedTest(5)
+    void aViewTerminatesOnlyAfterATimedOutTaskHasReturned() throws Exception {
+        try (Runner pool = workers(1, PoolOptions.defaults().withTaskTimeout(Duration.ofMillis(20)))) {
+            ExecutorService executor = pool.asExecutorService();
+            CountDownLatch interrupted = new CountDownLatch(1);
+            CountDownLatch gate = new CountDownLatch(1);
+            AtomicBoolean finished = new AtomicBoolean();
+            executor.execute(outlivesItsInterrupt(interrupted, gate, finished));
+            try {
+                assertTrue(interrupted.await(10, TimeUnit.SECONDS));
+                executor.shutdown();
+                assertFalse(executor.isTerminated(), "its task is still running");
+                assertFalse(executor.awaitTermination(0, TimeUnit.NANOSECONDS));
+            } finally {
+                gate.countDown();
+            }
+            assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS));
+            assertTrue(finished.get(), "awaitTermination returned only after the task did");
+        }
+    }
+
+    /** The pool's terminate() fails the running execution at once and does not wait; the view's awaitTermination does. */
+    @RepeatedTest(5)
+    void aViewOfATerminatedPoolTerminatesOnlyAfterItsRunningTaskHasReturned() throws Exception {
+        Runner pool = workers(1);
+        ExecutorService executor = pool.asExecutorService();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CountDownLatch gate = new CountDownLatch(1);
+        AtomicBoolean finished = new AtomicBoolean();
+        Runnable task = outlivesItsInterrupt(interrupted, gate, finished);
+        executor.execute(() -> {
+            started.countDown();
+            task.run();
+        });
+        try {
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            pool.terminate();
+            assertTrue(interrupted.await(10, TimeUnit.SECONDS));
+            assertTrue(executor.isShutdown());
+            assertFalse(executor.isTerminated(), "its task is still running");
+        } finally {
+            gate.countDown();
+        }
+        assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS));
+        assertTrue(finished.get(), "awaitTermination returned only after the task did");
+    }
+}
