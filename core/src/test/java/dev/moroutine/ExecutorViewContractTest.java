@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.testing.NoLeakedWorkers;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -89,5 +91,54 @@ class ExecutorViewContractTest {
         }
         assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS));
         assertTrue(finished.get(), "awaitTermination returned only after the task did");
+    }
+
+    /**
+     * shutdownNow() takes back a task whose execute() is still placing it, then that placement fails
+     * (here because the pool closed meanwhile): the task was returned as never started, so execute()
+     * must not also refuse it, or its caller would run it a second time elsewhere.
+     */
+    @RepeatedTest(5)
+    void aTaskReturnedByShutdownNowIsNotAlsoRefusedByExecute() throws Exception {
+        CountDownLatch inBalancer = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Balancer stalls = (workers, task) -> {
+            inBalancer.countDown();
+            try {
+                assertTrue(release.await(30, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            return workers.get(0);
+        };
+        Runner pool = workers(1, PoolOptions.defaults().withBalancer(stalls));
+        ExecutorService executor = pool.asExecutorService();
+        Runnable task = () -> { };
+        CompletableFuture<Throwable> executed = new CompletableFuture<>();
+        Thread submitter = Thread.ofPlatform().start(() -> {
+            try {
+                executor.execute(task);
+                executed.complete(null);
+            } catch (Throwable e) {
+                executed.complete(e);
+            }
+        });
+        try {
+            assertTrue(inBalancer.await(10, TimeUnit.SECONDS));
+            assertEquals(List.of(task), executor.shutdownNow());
+            CountDownLatch closing = new CountDownLatch(1);
+            pool.signal().onAbort(closing::countDown);
+            Thread closer = Thread.ofPlatform().start(pool::close);
+            assertTrue(closing.await(10, TimeUnit.SECONDS), "the pool's workers are draining");
+            release.countDown();
+            assertNull(executed.get(10, TimeUnit.SECONDS), "execute() of a task that shutdownNow() returned");
+            closer.join(10_000);
+            assertFalse(closer.isAlive());
+        } finally {
+            release.countDown();
+            submitter.join(10_000);
+            pool.close();
+        }
+        assertTrue(executor.isTerminated());
     }
 }

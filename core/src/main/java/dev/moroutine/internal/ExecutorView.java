@@ -121,12 +121,12 @@ final class ExecutorView extends AbstractExecutorService {
         CompletableFuture<Void> execution;
         try {
             execution = pool.submit(RUN.call(entry));
-        } catch (RejectedExecutionException closing) { // the pool closed before its signal reached this view
+        } catch (RuntimeException failure) { // the pool closed before its signal reached this view, or a balancer failed
+            if (!entry.takeBack()) {
+                return; // shutdownNow() returned it as never started: refusing it too would let its caller run it twice
+            }
             forget(entry);
-            throw rejected(command, closing);
-        } catch (RuntimeException failure) { // a balancer that failed
-            forget(entry);
-            throw failure;
+            throw failure instanceof RejectedExecutionException closing ? rejected(command, closing) : failure;
         }
         execution.whenComplete(entry);
     }
