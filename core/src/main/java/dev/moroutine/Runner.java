@@ -126,7 +126,8 @@ public interface Runner extends AutoCloseable {
      * <li>An exception thrown by a {@code Runnable} given to {@code execute} goes, as in
      *     {@link java.util.concurrent.ThreadPoolExecutor}, to the worker thread's
      *     {@linkplain Thread#getUncaughtExceptionHandler() uncaught-exception handler}, and the
-     *     worker goes on; {@code submit} and {@code invokeAll} report it through their future.</li>
+     *     worker goes on (after a {@link VirtualMachineError}, on a new thread, as for a moroutine);
+     *     {@code submit} and {@code invokeAll} report it through their future.</li>
      * <li>A task that the pool's {@link #terminate()} (or its shutdown timeout) stops before it
      *     starts is dropped. A {@code Future} made by {@code submit}, {@code invokeAll} or
      *     {@code invokeAny} is then cancelled; a {@code CompletableFuture} from {@code supplyAsync}

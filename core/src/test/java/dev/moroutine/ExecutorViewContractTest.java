@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.RepeatedTest;
@@ -140,5 +141,30 @@ class ExecutorViewContractTest {
             pool.close();
         }
         assertTrue(executor.isTerminated());
+    }
+
+    private static int recurse(int depth) {
+        return recurse(depth + 1) + 1;
+    }
+
+    /**
+     * A fatal error from a Runnable given to execute() ends its worker thread (which is replaced);
+     * nobody holds a future for it, so the thread's uncaught-exception handler is the only place it
+     * can be reported, as for any other exception, and as a ThreadPoolExecutor's dying thread does.
+     */
+    @RepeatedTest(3)
+    void aFatalErrorFromAnExecutedTaskGoesToTheUncaughtHandlerToo() throws Exception {
+        try (Runner pool = workers(1)) {
+            Thread before = pool.workers().get(0).thread();
+            LinkedBlockingQueue<Throwable> uncaught = new LinkedBlockingQueue<>();
+            before.setUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+            ExecutorService executor = pool.asExecutorService();
+            executor.execute(() -> recurse(0));
+            assertInstanceOf(StackOverflowError.class, uncaught.poll(10, TimeUnit.SECONDS));
+            assertEquals(7, executor.submit(() -> 7).get(10, TimeUnit.SECONDS), "the worker was replaced");
+            executor.shutdown();
+            assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS));
+            assertTrue(uncaught.isEmpty(), "reported once: " + uncaught);
+        }
     }
 }

@@ -222,11 +222,13 @@ final class ExecutorView extends AbstractExecutorService {
             }
             try {
                 command.run();
-            } catch (VirtualMachineError fatal) {
-                throw fatal; // ends the worker thread, which is replaced, as for a moroutine
             } catch (Throwable failure) {
-                // As in ThreadPoolExecutor: nobody else would see it (submit()'s FutureTask never throws).
+                // As in ThreadPoolExecutor: nobody else would see it (submit()'s FutureTask never throws),
+                // not even a fatal error, which only fails the execution of RUN that nobody reads.
                 runner.getUncaughtExceptionHandler().uncaughtException(runner, failure);
+                if (failure instanceof VirtualMachineError fatal) {
+                    throw fatal; // ends the worker thread, which is replaced, as for a moroutine
+                }
             } finally {
                 if (!STATE.compareAndSet(this, RUNNING, DONE)) {
                     while ((int) STATE.getVolatile(this) == INTERRUPTING) {
