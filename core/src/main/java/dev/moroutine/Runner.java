@@ -119,7 +119,9 @@ public interface Runner extends AutoCloseable {
      * taken back so that their workers skip them (a {@code Future} from {@code submit} among them
      * is not cancelled: run it elsewhere or cancel it). {@code isTerminated()} and
      * {@code awaitTermination} follow the view's own tasks, and {@code close()} is the JDK's
-     * default: shut down, then wait for them. Closing or terminating the pool shuts every view down.
+     * default: shut down, then wait for them (called from one of those tasks, which would wait for
+     * itself, it throws {@link IllegalStateException}). Closing or terminating the pool shuts every
+     * view down.
      *
      * <p>Unlike moroutine tasks:
      * <ul>

@@ -8,7 +8,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -165,6 +167,26 @@ class ExecutorViewContractTest {
             executor.shutdown();
             assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS));
             assertTrue(uncaught.isEmpty(), "reported once: " + uncaught);
+        }
+    }
+
+    /** As the pool's own close() on a worker: a view's close() in one of its own tasks would wait for itself forever. */
+    @RepeatedTest(3)
+    void closeFromOneOfTheViewsOwnTasksSaysItWouldWaitForItself() throws Exception {
+        // A shutdown timeout, so that a close() that does wait for itself fails this test instead of hanging it.
+        try (Runner pool = workers(2, PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(1)))) {
+            ExecutorService executor = pool.asExecutorService();
+            Future<?> closing = executor.submit(() -> {
+                executor.close();
+                return null;
+            });
+            ExecutionException e = assertThrows(ExecutionException.class, () -> closing.get(10, TimeUnit.SECONDS));
+            IllegalStateException refused = assertInstanceOf(IllegalStateException.class, e.getCause());
+            assertTrue(refused.getMessage().contains("which would wait for itself"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("close it from outside its tasks"), refused.getMessage());
+            assertFalse(executor.isShutdown(), "it refused before doing anything");
+            executor.close();
+            assertTrue(executor.isTerminated());
         }
     }
 }

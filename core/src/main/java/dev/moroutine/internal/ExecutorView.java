@@ -181,6 +181,22 @@ final class ExecutorView extends AbstractExecutorService {
         return neverStarted;
     }
 
+    /**
+     * Shuts down and waits for the view's tasks, as {@link java.util.concurrent.ExecutorService#close()}
+     * does, unless it is called from one of them, which would wait for itself forever.
+     */
+    @Override
+    public void close() {
+        Thread caller = Thread.currentThread();
+        for (Entry entry : inFlight) {
+            if (entry.isRunningOn(caller)) {
+                throw new IllegalStateException("close() was called by " + entry + ", a task of " + this
+                        + ", which would wait for itself; call shutdown() there, or close it from outside its tasks");
+            }
+        }
+        super.close();
+    }
+
     @Override
     public boolean isShutdown() {
         return (ctl & SHUTDOWN) != 0 || pool.isClosed();
@@ -238,6 +254,12 @@ final class ExecutorView extends AbstractExecutorService {
                 }
                 forget(this);
             }
+        }
+
+        /** Whether {@code thread} is running this task now; only {@code thread} itself can rely on a {@code true}. */
+        boolean isRunningOn(Thread thread) {
+            int now = (int) STATE.getVolatile(this);
+            return runner == thread && (now == RUNNING || now == INTERRUPTING);
         }
 
         /** Claims a task that has not started, so that its worker skips it. */
