@@ -119,14 +119,17 @@ public interface Runner extends AutoCloseable {
      * taken back so that their workers skip them (a {@code Future} from {@code submit} among them
      * is not cancelled: run it elsewhere or cancel it). {@code isTerminated()} and
      * {@code awaitTermination} follow the view's own tasks, and {@code close()} is the JDK's
-     * default: shut down, then wait for them. Closing or terminating the pool shuts every view down.
+     * default: shut down, then wait for them (called from one of those tasks, which would wait for
+     * itself, it throws {@link IllegalStateException}). Closing or terminating the pool shuts every
+     * view down.
      *
      * <p>Unlike moroutine tasks:
      * <ul>
      * <li>An exception thrown by a {@code Runnable} given to {@code execute} goes, as in
      *     {@link java.util.concurrent.ThreadPoolExecutor}, to the worker thread's
      *     {@linkplain Thread#getUncaughtExceptionHandler() uncaught-exception handler}, and the
-     *     worker goes on; {@code submit} and {@code invokeAll} report it through their future.</li>
+     *     worker goes on (after a {@link VirtualMachineError}, on a new thread, as for a moroutine);
+     *     {@code submit} and {@code invokeAll} report it through their future.</li>
      * <li>A task that the pool's {@link #terminate()} (or its shutdown timeout) stops before it
      *     starts is dropped. A {@code Future} made by {@code submit}, {@code invokeAll} or
      *     {@code invokeAny} is then cancelled; a {@code CompletableFuture} from {@code supplyAsync}

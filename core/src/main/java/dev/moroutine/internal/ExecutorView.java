@@ -37,10 +37,12 @@ import java.util.function.BiConsumer;
  * equal to {@code SHUTDOWN} (the last task's end, or a shutdown with nothing in flight) opens the
  * {@code terminated} latch, exactly once, because nothing can raise the count again.
  *
- * <p>Each accepted task is an {@link Entry} in {@code inFlight} from its acceptance until its
- * execution completes (it ran, failed, or was cancelled by the pool's stop) or
- * {@link #shutdownNow()} takes it back; the one removal that succeeds lowers the count, so no task
- * is counted down twice.
+ * <p>Each accepted task is an {@link Entry} in {@code inFlight} from its acceptance until it
+ * returns on its worker, or is taken back: by {@link #shutdownNow()}, or when its execution
+ * completes without having started it (the pool stopped first). Not when its execution completes:
+ * a timeout or the pool's {@code terminate()} completes the execution of a running task at once,
+ * and the view is not terminated while that task still runs. The one removal that succeeds lowers
+ * the count, so no task is counted down twice.
  *
  * <h2>A task's state</h2>
  * <pre>
@@ -119,12 +121,12 @@ final class ExecutorView extends AbstractExecutorService {
         CompletableFuture<Void> execution;
         try {
             execution = pool.submit(RUN.call(entry));
-        } catch (RejectedExecutionException closing) { // the pool closed before its signal reached this view
+        } catch (RuntimeException failure) { // the pool closed before its signal reached this view, or a balancer failed
+            if (!entry.takeBack()) {
+                return; // shutdownNow() returned it as never started: refusing it too would let its caller run it twice
+            }
             forget(entry);
-            throw rejected(command, closing);
-        } catch (RuntimeException failure) { // a balancer that failed
-            forget(entry);
-            throw failure;
+            throw failure instanceof RejectedExecutionException closing ? rejected(command, closing) : failure;
         }
         execution.whenComplete(entry);
     }
@@ -179,6 +181,22 @@ final class ExecutorView extends AbstractExecutorService {
         return neverStarted;
     }
 
+    /**
+     * Shuts down and waits for the view's tasks, as {@link java.util.concurrent.ExecutorService#close()}
+     * does, unless it is called from one of them, which would wait for itself forever.
+     */
+    @Override
+    public void close() {
+        Thread caller = Thread.currentThread();
+        for (Entry entry : inFlight) {
+            if (entry.isRunningOn(caller)) {
+                throw new IllegalStateException("close() was called by " + entry + ", a task of " + this
+                        + ", which would wait for itself; call shutdown() there, or close it from outside its tasks");
+            }
+        }
+        super.close();
+    }
+
     @Override
     public boolean isShutdown() {
         return (ctl & SHUTDOWN) != 0 || pool.isClosed();
@@ -220,11 +238,13 @@ final class ExecutorView extends AbstractExecutorService {
             }
             try {
                 command.run();
-            } catch (VirtualMachineError fatal) {
-                throw fatal; // ends the worker thread, which is replaced, as for a moroutine
             } catch (Throwable failure) {
-                // As in ThreadPoolExecutor: nobody else would see it (submit()'s FutureTask never throws).
+                // As in ThreadPoolExecutor: nobody else would see it (submit()'s FutureTask never throws),
+                // not even a fatal error, which only fails the execution of RUN that nobody reads.
                 runner.getUncaughtExceptionHandler().uncaughtException(runner, failure);
+                if (failure instanceof VirtualMachineError fatal) {
+                    throw fatal; // ends the worker thread, which is replaced, as for a moroutine
+                }
             } finally {
                 if (!STATE.compareAndSet(this, RUNNING, DONE)) {
                     while ((int) STATE.getVolatile(this) == INTERRUPTING) {
@@ -232,7 +252,14 @@ final class ExecutorView extends AbstractExecutorService {
                     }
                     Thread.interrupted();
                 }
+                forget(this);
             }
+        }
+
+        /** Whether {@code thread} is running this task now; only {@code thread} itself can rely on a {@code true}. */
+        boolean isRunningOn(Thread thread) {
+            int now = (int) STATE.getVolatile(this);
+            return runner == thread && (now == RUNNING || now == INTERRUPTING);
         }
 
         /** Claims a task that has not started, so that its worker skips it. */
@@ -250,14 +277,19 @@ final class ExecutorView extends AbstractExecutorService {
             }
         }
 
-        /** Its execution completed: it ran, or the pool stopped before it started. */
+        /**
+         * Its execution completed. If the task started, {@link #run} counts it out when it returns;
+         * if not, the pool stopped first and it never will start.
+         */
         @Override
         public void accept(Object ignored, Throwable failure) {
-            // A future of submit() or invokeAll() that will never run must not keep its waiters forever.
-            if (failure != null && takeBack() && command instanceof Future<?> future) {
-                future.cancel(false);
+            if (takeBack()) {
+                // A future of submit() or invokeAll() that will never run must not keep its waiters forever.
+                if (command instanceof Future<?> future) {
+                    future.cancel(false);
+                }
+                forget(this);
             }
-            forget(this);
         }
 
         @Override
