@@ -31,7 +31,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * thread; the retiring thread, if that last check finds an element, CASes it back to 0 and goes
  * on. The same write-then-read pairing as for parking means that one of them sees the other, and
  * the CAS lets exactly one of them own the queue, so a dispatch racing the retirement runs on the
- * old thread or on a new one, never on both and never nowhere. The handle (this object) stays.
+ * old thread or on a new one, never on both and never nowhere. A producer whose new thread cannot
+ * start owns the queue without a thread: it fails what is queued and retires the worker again,
+ * the same way, so a dispatch racing it is failed or starts a thread itself. The handle (this
+ * object) stays.
  * Dedicated workers are never drained or stopped, so retirement never meets the lifecycle below.
  *
  * <h2>Lifecycle</h2>
@@ -175,12 +178,24 @@ public final class ThreadWorker implements Worker {
         }
     }
 
-    /** Starts a thread for a retired dedicated worker; if that fails, the next dispatch tries again. */
+    /**
+     * Starts a thread for a retired dedicated worker, whose queue this caller owns (it won the CAS
+     * from RETIRED); if that fails, it fails what is queued and retires the worker again, so the next
+     * dispatch tries again.
+     */
     private void restart() {
         try {
             start();
         } catch (Throwable e) { // OutOfMemoryError "unable to create native thread", say
-            parked = RETIRED;
+            String why = name + " could not start a thread (" + e + "), so this task did not run; the next call tries again";
+            do {
+                Execution<?> execution;
+                while ((execution = queue.poll()) != null) {
+                    progress.markTaken();
+                    execution.cancel(why);
+                }
+                parked = RETIRED;
+            } while (!queue.isEmpty() && PARKED.compareAndSet(this, RETIRED, 0)); // as in retire()
             throw e;
         }
     }
