@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
+import dev.moroutine.Moroutine;
 import dev.moroutine.WorkerDiedException;
 import dev.moroutine.testing.NoLeakedWorkers;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -45,13 +47,19 @@ class ThreadWorkerTest {
         OutOfMemoryError noThread = new OutOfMemoryError("unable to create native thread: possibly out of memory"
                 + " or process/resource limits reached");
         AtomicInteger starts = new AtomicInteger();
-        ThreadWorker worker = new ThreadWorker("test-pool-no-threads", 0, null, thread -> {
-            if (starts.getAndIncrement() > 0) {
-                throw noThread;
-            }
-            thread.start();
-        });
-        worker.start();
+        try (WorkerPool owner = (WorkerPool) Moroutine.workers(1)) {
+            ThreadWorker worker = new ThreadWorker("test-pool-no-threads", 0, owner, thread -> {
+                if (starts.getAndIncrement() > 0) {
+                    throw noThread;
+                }
+                thread.start();
+            });
+            worker.start();
+            deadThreadNotReplaced(worker, noThread);
+        }
+    }
+
+    private static void deadThreadNotReplaced(ThreadWorker worker, OutOfMemoryError noThread) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch gate = new CountDownLatch(1);
         CompletableFuture<Boolean> first = Call.of(hold.call(started, gate)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
@@ -134,5 +142,42 @@ class ThreadWorkerTest {
         } finally {
             IdleTimeout.set(before);
         }
+    }
+
+    /** A dedicated worker, which nobody can replace, used to stop for good when its dead thread could not be replaced. */
+    @Test
+    void aDedicatedWorkerWhoseDeadThreadCannotBeReplacedTriesAgainOnTheNextCall() throws Exception {
+        IdleTimeout.get();
+        OutOfMemoryError noThread = new OutOfMemoryError("unable to create native thread");
+        AtomicBoolean failNext = new AtomicBoolean();
+        ThreadWorker worker = new ThreadWorker("test-dedicated-no-replacement", 0, null, thread -> {
+            if (failNext.getAndSet(false)) {
+                throw noThread;
+            }
+            thread.start();
+        });
+        worker.start();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch gate = new CountDownLatch(1);
+        CompletableFuture<Boolean> first = Call.of(hold.call(started, gate)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        failNext.set(true);
+        CompletableFuture<Integer> dying = Call.of(overflow.call(0)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+        CompletableFuture<Integer> behind = Call.of(square.call(3)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+        gate.countDown();
+
+        assertTrue(first.get(10, TimeUnit.SECONDS));
+        WorkerDiedException died = assertInstanceOf(WorkerDiedException.class,
+                assertThrows(ExecutionException.class, () -> dying.get(10, TimeUnit.SECONDS)).getCause());
+        assertEquals("test-dedicated-no-replacement died running task dev.moroutine.internal.ThreadWorkerTest#overflow: "
+                + "java.lang.StackOverflowError; no new thread could be started to replace it (" + noThread
+                + "); the next call tries again", died.getMessage());
+        assertSame(noThread, died.getSuppressed()[0]);
+        CancellationException cancelled = assertThrows(CancellationException.class, () -> behind.get(10, TimeUnit.SECONDS));
+        assertEquals("test-dedicated-no-replacement could not start a thread (" + noThread + "), so this task did not run;"
+                + " the next call tries again (task dev.moroutine.internal.ThreadWorkerTest#square)",
+                ((CancellationException) cancelled.getCause()).getMessage());
+        assertEquals(16, Call.of(square.call(4)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK).get(10, TimeUnit.SECONDS),
+                "the next call starts a thread");
     }
 }
