@@ -55,9 +55,12 @@ public final class IdleTimeout {
         CURRENT.set(timeout);
     }
 
-    /** The timeout in nanoseconds, saturated (centuries mean "never"); only once {@link #get} has succeeded. */
+    /**
+     * The timeout in nanoseconds, saturated (centuries mean "never"). Through {@link #get}: a worker
+     * made without {@code Definition} (a test's) may idle before anything read the property.
+     */
     static long nanos() {
-        return TimeUnit.NANOSECONDS.convert(CURRENT.get());
+        return TimeUnit.NANOSECONDS.convert(get());
     }
 
     /** The timeout a value of the system property gives: null gives the default. */

@@ -31,7 +31,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * thread; the retiring thread, if that last check finds an element, CASes it back to 0 and goes
  * on. The same write-then-read pairing as for parking means that one of them sees the other, and
  * the CAS lets exactly one of them own the queue, so a dispatch racing the retirement runs on the
- * old thread or on a new one, never on both and never nowhere. The handle (this object) stays.
+ * old thread or on a new one, never on both and never nowhere. A producer whose new thread cannot
+ * start owns the queue without a thread: it fails what is queued and retires the worker again,
+ * the same way, so a dispatch racing it is failed or starts a thread itself. The handle (this
+ * object) stays.
  * Dedicated workers are never drained or stopped, so retirement never meets the lifecycle below.
  *
  * <h2>Lifecycle</h2>
@@ -64,7 +67,8 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * stopped before the failure is reported. The handle (this object) stays the same. When the worker is
  * stopping, or no thread can be started (an {@link OutOfMemoryError} from {@link Thread#start}), the
  * dying thread reports the failure itself and then stops the worker, cancelling the queue with the
- * reason. Other throwables only fail their own execution.
+ * reason; a dedicated worker, which nobody could replace, is retired instead, as when a restart
+ * fails, so that the next call tries again. Other throwables only fail their own execution.
  */
 public final class ThreadWorker implements Worker {
 
@@ -175,14 +179,34 @@ public final class ThreadWorker implements Worker {
         }
     }
 
-    /** Starts a thread for a retired dedicated worker; if that fails, the next dispatch tries again. */
+    /**
+     * Starts a thread for a retired dedicated worker, whose queue this caller owns (it won the CAS
+     * from RETIRED); if that fails, it fails what is queued and retires the worker again, so the next
+     * dispatch tries again.
+     */
     private void restart() {
         try {
             start();
         } catch (Throwable e) { // OutOfMemoryError "unable to create native thread", say
-            parked = RETIRED;
+            retireWithoutThread(e);
             throw e;
         }
+    }
+
+    /**
+     * Fails what is queued and leaves the dedicated worker retired, so that the next dispatch tries
+     * to start a thread again; by the queue's owner, when no thread could be started.
+     */
+    private void retireWithoutThread(Throwable cannotStart) {
+        String why = name + " could not start a thread (" + cannotStart + "), so this task did not run; the next call tries again";
+        do {
+            Execution<?> execution;
+            while ((execution = queue.poll()) != null) {
+                progress.markTaken();
+                execution.cancel(why);
+            }
+            parked = RETIRED;
+        } while (!queue.isEmpty() && PARKED.compareAndSet(this, RETIRED, 0)); // as in retire()
     }
 
     @Override
@@ -281,7 +305,7 @@ public final class ThreadWorker implements Worker {
         }
     }
 
-    /** Hands the queue to a new thread, which reports the death; {@code false} when the worker must stop instead. */
+    /** Hands the queue to a new thread, which reports the death, or retires it; {@code false} when the worker must stop instead. */
     private boolean replace(Death death) {
         if (lifecycle == STOPPED) {
             death.report("the worker was stopping, so it was not replaced", null);
@@ -291,6 +315,12 @@ public final class ThreadWorker implements Worker {
             starter.accept(newThread(death));
             return true;
         } catch (Throwable cannotStart) { // typically OutOfMemoryError: unable to create native thread
+            if (pool == null) { // a dedicated worker cannot be replaced by its user: it must not stop for good
+                death.report("no new thread could be started to replace it (" + cannotStart + "); the next call tries again",
+                        cannotStart);
+                retireWithoutThread(cannotStart);
+                return true;
+            }
             stopReason = name + " stopped: its thread died and no new thread could be started (" + cannotStart + ")";
             lifecycle = STOPPED;
             death.report("no new thread could be started to replace it (" + cannotStart + "), so the worker stopped",
