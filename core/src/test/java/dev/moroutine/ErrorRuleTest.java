@@ -44,6 +44,10 @@ class ErrorRuleTest {
         signal.throwIfAborted();
     });
 
+    static final Mo0<String> throwsCauselessCompletion = mo(() -> {
+        throw new CompletionException("no cause given", null);
+    });
+
     private static Signal aborted() {
         var controller = new AbortController();
         controller.abort("enough");
@@ -81,6 +85,15 @@ class ErrorRuleTest {
             assertFalse(future.isCancelled(), "nobody cancelled it: its function threw");
             assertTrue(future.isCompletedExceptionally());
         }
+    }
+
+    /** Before: join() threw a TaskFailedException without a cause, "… failed: null" (fails 5 of 5). */
+    @RepeatedTest(5)
+    void aCompletionExceptionWithoutACauseIsTheCauseItself() {
+        TaskFailedException e = assertThrows(TaskFailedException.class, () -> throwsCauselessCompletion.call().join());
+        CompletionException own = assertInstanceOf(CompletionException.class, e.getCause(), "the moroutine's own exception");
+        assertEquals("no cause given", own.getMessage());
+        assertTrue(e.getMessage().endsWith("failed: " + own), e.getMessage());
     }
 
     @Test
