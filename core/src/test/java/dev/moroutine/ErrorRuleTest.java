@@ -9,6 +9,7 @@ import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.testing.NoLeakedWorkers;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -94,6 +95,33 @@ class ErrorRuleTest {
         CompletionException own = assertInstanceOf(CompletionException.class, e.getCause(), "the moroutine's own exception");
         assertEquals("no cause given", own.getMessage());
         assertTrue(e.getMessage().endsWith("failed: " + own), e.getMessage());
+    }
+
+    /** Before: a channel over an iterable that threw CancellationException made its consumers throw it, as if stopped (fails 5 of 5). */
+    @RepeatedTest(5)
+    void aChannelWhoseIterableThrowsCancellationFailsItsConsumersAfterTheItems() {
+        Iterable<Integer> stopsAfterTwo = () -> new Iterator<>() {
+            private int next = 1;
+
+            @Override
+            public boolean hasNext() {
+                return true;
+            }
+
+            @Override
+            public Integer next() {
+                if (next > 2) {
+                    throw new CancellationException("the source stopped itself");
+                }
+                return next++;
+            }
+        };
+        try (LiveStream<Integer> items = channel(stopsAfterTwo).join()) {
+            List<Integer> got = new ArrayList<>();
+            TaskFailedException e = assertThrows(TaskFailedException.class, () -> items.forEach(got::add));
+            assertEquals(List.of(1, 2), got);
+            assertEquals("the source stopped itself", assertInstanceOf(CancellationException.class, e.getCause()).getMessage());
+        }
     }
 
     @Test
