@@ -88,13 +88,18 @@ class ErrorRuleTest {
         }
     }
 
-    /** Before: join() threw a TaskFailedException without a cause, "… failed: null" (fails 5 of 5). */
+    /** Before: join() and map threw a TaskFailedException without a cause, "… failed: null" (fails 5 of 5). */
     @RepeatedTest(5)
     void aCompletionExceptionWithoutACauseIsTheCauseItself() {
         TaskFailedException e = assertThrows(TaskFailedException.class, () -> throwsCauselessCompletion.call().join());
         CompletionException own = assertInstanceOf(CompletionException.class, e.getCause(), "the moroutine's own exception");
         assertEquals("no cause given", own.getMessage());
         assertTrue(e.getMessage().endsWith("failed: " + own), e.getMessage());
+        try (Runner pool = workers(1);
+                LiveStream<String> results = map(pool, List.of(throwsCauselessCompletion.call()), 1)) {
+            TaskFailedException inMap = assertThrows(TaskFailedException.class, () -> results.forEach(result -> {}));
+            assertInstanceOf(CompletionException.class, inMap.getCause(), "map's failure has the task's own exception");
+        }
     }
 
     /** Before: a channel over an iterable that threw CancellationException made its consumers throw it, as if stopped (fails 5 of 5). */
