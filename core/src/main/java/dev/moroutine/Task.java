@@ -86,9 +86,11 @@ public sealed interface Task<R> permits dev.moroutine.internal.Call, dev.morouti
      * a view of the one passed in; the caller's own signal, which other tasks may share, does not
      * fire), and it fails with a {@link java.util.concurrent.TimeoutException} that names the task
      * and the timeout: {@link #join()} and {@link Runner#run} throw a {@link TaskFailedException}
-     * with that cause, a future fails with it, as with {@link CompletableFuture#orTimeout}. The
-     * worker goes on with its next task as soon as the function returns; a function that neither
-     * checks its signal nor responds to interrupts keeps its worker until it returns.
+     * with that cause, a future fails with it, as with {@link CompletableFuture#orTimeout}. A run
+     * whose future was completed before (with {@code cancel(false)}, {@code complete} or
+     * {@code orTimeout}) is stopped all the same, and its future keeps what it has. The worker goes
+     * on with its next task as soon as the function returns; a function that neither checks its
+     * signal nor responds to interrupts keeps its worker until it returns.
      *
      * <p>The timeout replaces the pool's ({@link PoolOptions#withTaskTimeout}). It applies each
      * time the task is run; a task used as a task-arg runs within the task that takes it, under

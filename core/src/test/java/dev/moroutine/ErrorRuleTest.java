@@ -9,6 +9,7 @@ import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.testing.NoLeakedWorkers;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -42,6 +43,10 @@ class ErrorRuleTest {
     static final StreamMo1<Signal, Integer> emitsThenStops = emitting((Signal signal, Emitter<Integer> out) -> {
         out.emit(1);
         signal.throwIfAborted();
+    });
+
+    static final Mo0<String> throwsCauselessCompletion = mo(() -> {
+        throw new CompletionException("no cause given", null);
     });
 
     private static Signal aborted() {
@@ -80,6 +85,47 @@ class ErrorRuleTest {
             assertStoppedByItsSignal(join.getCause());
             assertFalse(future.isCancelled(), "nobody cancelled it: its function threw");
             assertTrue(future.isCompletedExceptionally());
+        }
+    }
+
+    /** Before: join() and map threw a TaskFailedException without a cause, "… failed: null" (fails 5 of 5). */
+    @RepeatedTest(5)
+    void aCompletionExceptionWithoutACauseIsTheCauseItself() {
+        TaskFailedException e = assertThrows(TaskFailedException.class, () -> throwsCauselessCompletion.call().join());
+        CompletionException own = assertInstanceOf(CompletionException.class, e.getCause(), "the moroutine's own exception");
+        assertEquals("no cause given", own.getMessage());
+        assertTrue(e.getMessage().endsWith("failed: " + own), e.getMessage());
+        try (Runner pool = workers(1);
+                LiveStream<String> results = map(pool, List.of(throwsCauselessCompletion.call()), 1)) {
+            TaskFailedException inMap = assertThrows(TaskFailedException.class, () -> results.forEach(result -> {}));
+            assertInstanceOf(CompletionException.class, inMap.getCause(), "map's failure has the task's own exception");
+        }
+    }
+
+    /** Before: a channel over an iterable that threw CancellationException made its consumers throw it, as if stopped (fails 5 of 5). */
+    @RepeatedTest(5)
+    void aChannelWhoseIterableThrowsCancellationFailsItsConsumersAfterTheItems() {
+        Iterable<Integer> stopsAfterTwo = () -> new Iterator<>() {
+            private int next = 1;
+
+            @Override
+            public boolean hasNext() {
+                return true;
+            }
+
+            @Override
+            public Integer next() {
+                if (next > 2) {
+                    throw new CancellationException("the source stopped itself");
+                }
+                return next++;
+            }
+        };
+        try (LiveStream<Integer> items = channel(stopsAfterTwo).join()) {
+            List<Integer> got = new ArrayList<>();
+            TaskFailedException e = assertThrows(TaskFailedException.class, () -> items.forEach(got::add));
+            assertEquals(List.of(1, 2), got);
+            assertEquals("the source stopped itself", assertInstanceOf(CancellationException.class, e.getCause()).getMessage());
         }
     }
 

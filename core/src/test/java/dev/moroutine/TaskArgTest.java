@@ -4,11 +4,15 @@ import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.testing.NoLeakedWorkers;
+import dev.moroutine.testing.Stress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -60,6 +64,10 @@ class TaskArgTest {
     });
     static final Mo1<Integer, Integer> plusOne = mo(x -> x + 1);
     static final Mo1<Integer, Integer> nested = mo(x -> x * 10);
+    /** A value whose close() tells whether its thread was interrupted then. */
+    static final Mo1<CompletableFuture<Boolean>, AutoCloseable> reportsInterruptOnClose =
+            mo(interrupted -> () -> interrupted.complete(Thread.currentThread().isInterrupted()));
+    static final Mo1<AutoCloseable, Integer> holdsValue = mo(value -> 1);
 
     @Test
     void resolvedOncePerWorkerCachedAndClosedOnItsOwnThreadWhenTheWorkerStops() {
@@ -85,6 +93,29 @@ class TaskArgTest {
         for (Resource resource : ledger.opened()) {
             assertSame(resource.openedOn, resource.closedOn, "closed on the worker that opened it");
         }
+    }
+
+    /**
+     * terminate() interrupted the worker thread without aiming at a task, so the interrupt could
+     * land while the thread, already leaving, closed its values (fails 5 of 5 before the fix).
+     */
+    @RepeatedTest(5)
+    void aTerminatedPoolClosesItsTaskArgValuesWithoutAnInterrupt() throws Exception {
+        int interrupted = 0;
+        int rounds = Stress.scaled(1_000);
+        for (int round = 0; round < rounds; round++) {
+            Runner pool = workers(1);
+            CompletableFuture<Boolean> interruptedOnClose = new CompletableFuture<>();
+            assertEquals(1, pool.run(holdsValue.call(reportsInterruptOnClose.call(interruptedOnClose))));
+            for (int i = ThreadLocalRandom.current().nextInt(2_000); i > 0; i--) {
+                Thread.onSpinWait(); // terminate while the worker spins idle, parks, or in between
+            }
+            pool.terminate();
+            if (interruptedOnClose.get(10, TimeUnit.SECONDS)) {
+                interrupted++;
+            }
+        }
+        assertEquals(0, interrupted, "values closed on an interrupted thread, in " + rounds + " rounds");
     }
 
     @Test

@@ -313,6 +313,49 @@ class TaskTimeoutTest {
         assertFalse(controller.signal().aborted());
     }
 
+    /**
+     * A future completed from outside while its task runs ({@code cancel(false)}, {@code orTimeout},
+     * {@code complete}) must not switch the task's timeout off: before the fix, its timer found the
+     * future complete and did nothing, and the task held its worker on (fails 5 of 5).
+     */
+    @RepeatedTest(5)
+    void aTimeoutStillStopsARunWhoseFutureWasCompletedFromOutside() throws Exception {
+        List<java.util.function.Consumer<CompletableFuture<Boolean>>> completions = List.of(
+                future -> future.cancel(false),
+                future -> future.orTimeout(1, TimeUnit.MILLISECONDS),
+                future -> future.complete(true));
+        try (Runner pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(1)))) {
+            for (var completion : completions) {
+                CountDownLatch started = new CountDownLatch(1);
+                CompletableFuture<String> how = new CompletableFuture<>();
+                CompletableFuture<Boolean> running = pool.submit(work.call(started, 30_000L, how).withTimeout(SHORT));
+                assertTrue(started.await(10, TimeUnit.SECONDS));
+                completion.accept(running);
+                assertEquals("interrupted", how.get(10, TimeUnit.SECONDS), "the timeout still stops the run");
+                assertFalse(pool.run(work.call(new CountDownLatch(1), 0L, new CompletableFuture<>())),
+                        "the worker goes on, without the interrupt");
+            }
+        }
+    }
+
+    /** The same for a pool's timeout when map's signal fires, which cancels its running tasks with cancel(false) (fails 5 of 5 before). */
+    @RepeatedTest(5)
+    void aPoolsTimeoutStillStopsTheTasksOfAMapWhoseSignalFired() throws Exception {
+        var controller = new AbortController();
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<String> how = new CompletableFuture<>();
+        try (Runner pool = workers(1, PoolOptions.defaults().withTaskTimeout(Duration.ofMillis(300))
+                .withShutdownTimeout(Duration.ofSeconds(1)));
+                LiveStream<Boolean> results = map(pool, List.of(work.call(started, 30_000L, how)), 1, controller.signal())) {
+            Iterator<Boolean> it = results.iterator();
+            CompletableFuture<Boolean> consumer = CompletableFuture.supplyAsync(it::hasNext);
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            controller.abort("enough");
+            assertFalse(consumer.get(10, TimeUnit.SECONDS), "the map ends when its signal fires");
+            assertEquals("interrupted", how.get(10, TimeUnit.SECONDS), "the pool's timeout still stops the task");
+        }
+    }
+
     @Test
     void aStreamProducerThatRunsOverItsTimeoutEndsItsStreamWithTheTimeout() {
         StreamTask<Integer> limited = threeThenHang.call(new CountDownLatch(1)).withTimeout(SHORT);

@@ -7,7 +7,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -246,7 +248,9 @@ public final class ChannelImpl<T> implements Channel<T> {
                 }
             }
         } catch (Throwable e) {
-            failure = e;
+            // An iterable's own CancellationException is its failure, wrapped as a function's is (see
+            // Execution); one from a stream task's live stream says that task was stopped, and stays one.
+            failure = e instanceof CancellationException && !(source instanceof StreamTask<?>) ? new CompletionException(e) : e;
         } finally {
             if (misuse != null) {
                 failure = misuse; // what the source threw, if anything, came from closing it

@@ -38,7 +38,15 @@ import java.util.concurrent.TimeoutException;
  * the race, or died) may have a stopper at work, so it leaves by moving RUNNING to ENDED; if a
  * stopper got there first, it waits for INTERRUPTED, and {@link ThreadWorker} clears the interrupt
  * after every task. So an interrupt aimed at one execution never reaches the next one on that
- * thread, and a worker that completes its execution itself pays no CAS.
+ * thread, and a worker that completes an execution without a timeout itself pays no CAS.
+ *
+ * <p>The timer is the one stopper that goes on when it loses the race: a future completed from
+ * outside ({@code cancel(false)}, {@code complete}, {@code orTimeout}, or a stopper that does not
+ * interrupt) leaves the function running, and its timeout must still stop it. So a worker whose
+ * run has a timer leaves through the hand-shake as soon as the function returns, before it
+ * completes the execution: until then the execution is complete only if someone else completed
+ * it (the worker's own completion then fails, and it runs no dependent stage with the timer's
+ * interrupt), and from then on nobody interrupts the run.
  *
  * @param <R> the result type
  */
@@ -147,6 +155,7 @@ public final class Execution<R> extends CompletableFuture<R> {
         stopSignal = stop;
         runState = RUNNING; // before the isDone() check: see the class comment
         boolean completedHere = false;
+        boolean left = false;
         try {
             if (isDone()) {
                 beforeCompletion.run();
@@ -168,12 +177,16 @@ public final class Execution<R> extends CompletableFuture<R> {
                     timer.cancel(false); // removes it from the timer's queue: nothing stays behind
                 }
             }
+            if (timer != null) { // a timer that has started stops the run even if it loses: see the class comment
+                leave();
+                left = true;
+            }
             beforeCompletion.run();
             completedHere = failure == null
                     ? complete((R) result)
                     : completeExceptionally(failure instanceof CancellationException ? new CompletionException(failure) : failure);
         } finally {
-            if (!completedHere) {
+            if (!completedHere && !left) {
                 leave();
             }
         }
@@ -198,9 +211,12 @@ public final class Execution<R> extends CompletableFuture<R> {
     }
 
     private void timedOut(Duration timeout) {
-        stop(new TimeoutException(call + " did not finish within its timeout of " + timeout + " on " + worker
-                + ", so it was interrupted; give it more time with withTimeout(…) on the task or withTaskTimeout(…)"
-                + " on the pool"), true);
+        TimeoutException late = new TimeoutException(call + " did not finish within its timeout of " + timeout + " on "
+                + worker + ", so it was interrupted; give it more time with withTimeout(…) on the task or"
+                + " withTaskTimeout(…) on the pool");
+        if (!stop(late, true)) {
+            halt(late.getMessage(), true); // its future was completed from outside, but the function runs on
+        }
     }
 
     /**
@@ -213,11 +229,20 @@ public final class Execution<R> extends CompletableFuture<R> {
         if (!completeExceptionally(outcome)) {
             return false;
         }
+        halt(outcome.getMessage(), interrupt);
+        return true;
+    }
+
+    /**
+     * If its worker is running this execution, fires its stop signal and, if asked, interrupts
+     * exactly this run. Only for the stopper that completed the execution, or its timer.
+     */
+    private void halt(String reason, boolean interrupt) {
         if (runState == RUNNING) {
             AbortController stop = stopSignal;
             try {
                 if (stop != null) {
-                    stop.abort(outcome.getMessage());
+                    stop.abort(reason);
                 }
             } finally { // an Error from a signal action must not leave the task running
                 if (interrupt && RUN_STATE.compareAndSet(this, RUNNING, INTERRUPTING)) {
@@ -226,10 +251,9 @@ public final class Execution<R> extends CompletableFuture<R> {
                 }
             }
         }
-        return true;
     }
 
-    /** The worker leaves an execution it did not complete: a stopper may be interrupting this very run. */
+    /** The worker leaves an execution it did not complete, or whose timer was set: a stopper may be interrupting this very run. */
     private void leave() {
         if (RUN_STATE.compareAndSet(this, RUNNING, ENDED)) {
             return;

@@ -101,7 +101,8 @@ public final class MapSource implements ItemSource {
             if (aborted()) {
                 return END;
             }
-            throw new TaskFailedException("a task of map failed: " + failure.getCause(), failure.getCause());
+            Throwable cause = failure.getCause() != null ? failure.getCause() : failure; // as Waiting.await
+            throw new TaskFailedException("a task of map failed: " + cause, cause);
         } catch (CancellationException stopped) {
             cancel();
             if (aborted()) {

@@ -59,6 +59,13 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * written before the worker thread re-checks the lifecycle, and {@link #forceStop} reads it after
  * setting STOPPED, so a running execution is either seen (and failed) by the stopper or never started.
  *
+ * <p>A forced stop also interrupts the thread, whatever it runs, but only while it runs tasks: the
+ * thread that leaves its loop moves {@code exit} from WORKING (or INTERRUPTED) to EXITING before
+ * it closes its task-arg values, and a stopper interrupts only after moving WORKING (or
+ * INTERRUPTED, when it is not the first) to INTERRUPTING, then sets INTERRUPTED. A leaving thread
+ * that finds a stopper at work waits for it, then clears the interrupt, so its values are closed
+ * on a thread that is not interrupted.
+ *
  * <h2>Death</h2>
  * A {@link VirtualMachineError} (a stack overflow, say) escaping a moroutine ends the thread: it
  * closes its task-arg values and hands the queue to a fresh thread, which first fails that execution
@@ -85,9 +92,15 @@ public final class ThreadWorker implements Worker {
     /** {@code parked} of a dedicated worker whose thread ended idle; the next dispatch starts one. */
     private static final int RETIRED = 2;
 
+    private static final int WORKING = 0;
+    private static final int INTERRUPTING = 1;
+    private static final int INTERRUPTED = 2;
+    private static final int EXITING = 3;
+
     private static final VarHandle LIFECYCLE;
     private static final VarHandle PARKED;
     private static final VarHandle ADMITTED;
+    private static final VarHandle EXIT;
 
     static {
         try {
@@ -95,6 +108,7 @@ public final class ThreadWorker implements Worker {
             LIFECYCLE = lookup.findVarHandle(ThreadWorker.class, "lifecycle", int.class);
             PARKED = lookup.findVarHandle(ThreadWorker.class, "parked", int.class);
             ADMITTED = lookup.findVarHandle(ThreadWorker.class, "admitted", long.class);
+            EXIT = lookup.findVarHandle(ThreadWorker.class, "exit", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -116,6 +130,8 @@ public final class ThreadWorker implements Worker {
     /** Dispatches that found the worker OPEN (plus, briefly, refused ones taking themselves out). */
     private volatile long admitted;
     private volatile Thread thread;
+    /** The current thread's hand-shake with a forced stop's interrupt: see the class comment. */
+    private volatile int exit = WORKING;
     private volatile String stopReason = "worker stopped";
     private int generation;
 
@@ -143,6 +159,7 @@ public final class ThreadWorker implements Worker {
                 .daemon(true)
                 .unstarted(() -> loop(predecessor));
         thread = created; // before it starts: a stopper must be able to wake it from its first park
+        exit = WORKING; // after the write of thread: a stopper that moves it on interrupts this one
         return created;
     }
 
@@ -245,9 +262,12 @@ public final class ThreadWorker implements Worker {
         for (Execution<?> queued : queue) {
             queued.cancel(reason + " before this task started");
         }
-        Thread t = thread;
-        t.interrupt();
-        LockSupport.unpark(t);
+        int state = exit;
+        if (state != INTERRUPTING && state != EXITING && EXIT.compareAndSet(this, state, INTERRUPTING)) {
+            thread.interrupt();
+            exit = INTERRUPTED;
+        }
+        LockSupport.unpark(thread);
     }
 
     boolean awaitStopped(long timeout, TimeUnit unit) throws InterruptedException {
@@ -282,7 +302,11 @@ public final class ThreadWorker implements Worker {
             int highWaterMark = pool != null ? pool.highWaterMark() : Streams.DEFAULT_HIGH_WATER_MARK;
             try (WorkerContext context = new WorkerContext(name, highWaterMark)) {
                 death = work(context);
-                Thread.interrupted(); // values are closed normally even after a forced stop
+                // Values are closed normally even after a forced stop: see the class comment.
+                for (int state; (state = exit) == INTERRUPTING || !EXIT.compareAndSet(this, state, EXITING); ) {
+                    Thread.onSpinWait(); // a stopper is between its CAS and its interrupt
+                }
+                Thread.interrupted();
             }
         } finally {
             // Whatever escaped, the queue gets a new thread or is drained: nothing is left unfinished.

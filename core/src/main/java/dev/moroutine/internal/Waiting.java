@@ -25,7 +25,8 @@ final class Waiting {
         try {
             return execution.join();
         } catch (CompletionException failed) {
-            Throwable cause = failed.getCause();
+            // join() wraps the stored failure, except a CompletionException the function threw, which may have no cause.
+            Throwable cause = failed.getCause() != null ? failed.getCause() : failed;
             throw new TaskFailedException(execution.call() + " failed: " + cause, cause);
         } catch (CancellationException cancelled) {
             // join() wraps the stored exception in its own (message "join"); ours says why.
