@@ -246,8 +246,11 @@ public final class Execution<R> extends CompletableFuture<R> {
                 }
             } finally { // an Error from a signal action must not leave the task running
                 if (interrupt && RUN_STATE.compareAndSet(this, RUNNING, INTERRUPTING)) {
-                    worker.thread().interrupt();
-                    runState = INTERRUPTED;
+                    try {
+                        worker.thread().interrupt();
+                    } finally { // even if interrupting threw, the worker must not wait in leave() forever
+                        runState = INTERRUPTED;
+                    }
                 }
             }
         }
