@@ -24,10 +24,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <pre>
  * NEW ──first attach──► RUNNING ──source exhausted / source failed / every consumer closed / misused──► ENDED
  * </pre>
- * Attaching to an ENDED channel throws. A task's channel arguments are attached when it is
- * dispatched, all or none ({@link #attachAll}): each consumer pipe is reserved (the ENDED check)
- * before any is added to {@code consumers}, so a refused task leaves no pipe that items are routed
- * to. A channel that ends between the reservation and the add ends that pipe at once. The
+ * Attaching to an ENDED channel throws. A task's channel arguments are attached all or none, in
+ * two steps: each consumer pipe is reserved when the task is built ({@link #reserveAll}: the ENDED
+ * check), and the pipes are added to {@code consumers} only once the task's worker has accepted it
+ * ({@link #attachAll}, called just before it is queued), so a task refused while it is built, or
+ * by its worker, leaves no pipe that items are routed to. A channel that ends between the
+ * reservation and the add ends that pipe at once. The
  * distributor ends every open pipe when it stops (with the source's failure, if any), and closes
  * a {@link StreamTask} source it did not drain.
  *
@@ -91,15 +93,15 @@ public final class ChannelImpl<T> implements Channel<T> {
     }
 
     /**
-     * Attaches a consumer to every channel among a task's arguments, or to none: every end is
-     * reserved (which throws if its channel has ended) before any is attached, so a task refused
-     * part-way leaves no end that items were routed to and that nobody will consume.
+     * Reserves a consumer end on every channel among a task's arguments; nothing is routed to a
+     * reserved end until {@link #attachAll} attaches it, so a task that is refused before then
+     * (by its worker, say) leaves no end that items were routed to and that nobody will consume.
      *
      * @param args the task's arguments
-     * @return the consumer ends by argument position, or null if no argument is a channel
+     * @return the reserved ends by argument position, or null if no argument is a channel
      * @throws IllegalStateException if one of the channels has ended
      */
-    static LiveStream<?>[] attachAll(Object[] args) {
+    static Reserved<?>[] reserveAll(Object[] args) {
         Reserved<?>[] reserved = null;
         for (int i = 0; i < args.length; i++) {
             if (args[i] instanceof TaskArg taskArg && taskArg.task() instanceof ChannelImpl<?> channel) {
@@ -109,11 +111,18 @@ public final class ChannelImpl<T> implements Channel<T> {
                 reserved[i] = channel.reserve();
             }
         }
-        if (reserved == null) {
-            return null;
-        }
-        LiveStream<?>[] ends = new LiveStream<?>[args.length];
-        for (int i = 0; i < args.length; i++) {
+        return reserved;
+    }
+
+    /**
+     * Attaches the ends that {@link #reserveAll} reserved, once the task's worker has accepted it.
+     *
+     * @param reserved the reserved ends by argument position
+     * @return the consumer ends by argument position
+     */
+    static LiveStream<?>[] attachAll(Reserved<?>[] reserved) {
+        LiveStream<?>[] ends = new LiveStream<?>[reserved.length];
+        for (int i = 0; i < reserved.length; i++) {
             if (reserved[i] != null) {
                 ends[i] = reserved[i].attach();
             }
@@ -122,16 +131,17 @@ public final class ChannelImpl<T> implements Channel<T> {
     }
 
     /** A consumer's pipe, made but not yet seen by the distributor. */
-    private record Reserved<T>(ChannelImpl<T> channel, Pipe<T> pipe) {
+    record Reserved<T>(ChannelImpl<T> channel, Pipe<T> pipe) {
         LiveStream<T> attach() {
             return channel.attach(pipe);
         }
     }
 
     private Reserved<T> reserve() {
-        if (ended) {
+        IllegalStateException misused = misuse; // it fails the channel even before the distributor has started
+        if (ended || misused != null) {
             throw new IllegalStateException(name + " has ended (its source is exhausted, failed, or every consumer"
-                    + " closed); make a new channel(source) to stream the items again", endFailure);
+                    + " closed); make a new channel(source) to stream the items again", misused != null ? misused : endFailure);
         }
         return new Reserved<>(this, new Pipe<>(highWaterMark, distributorWait, name + " consumer " + (consumers.size() + 1)));
     }

@@ -78,21 +78,21 @@ public final class Execution<R> extends CompletableFuture<R> {
     /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */
     private AbortController stopSignal;
 
-    /** Consumer ends of the channels among the arguments, attached at dispatch; null if none. */
-    private final LiveStream<?>[] channelEnds;
+    /** Consumer ends of the channels among the arguments, reserved now and attached in {@link #admitted}; null if none. */
+    private final ChannelImpl.Reserved<?>[] reservedEnds;
+    /** The attached ends; written once by the dispatching thread before the queue hand-off. */
+    private LiveStream<?>[] channelEnds;
 
     /**
      * An execution of {@code call}; for a streaming call, {@code pipe} takes its items. A channel
-     * argument gets its consumer attached now, at dispatch, as in the seed: a consumer whose task
-     * starts late still gets its share instead of finding the channel ended.
+     * argument gets its consumer end reserved now (an ended channel refuses the task) and attached
+     * when the task is dispatched, as in the seed: a consumer whose task starts late still gets its
+     * share instead of finding the channel ended.
      */
     Execution(Call<R> call, Pipe<Object> pipe) {
         this.call = call;
         this.pipe = pipe;
-        this.channelEnds = ChannelImpl.attachAll(call.args());
-        if (channelEnds != null) {
-            whenComplete((ignored, failure) -> closeAll(channelEnds)); // also when it never runs
-        }
+        this.reservedEnds = ChannelImpl.reserveAll(call.args());
     }
 
     private static void closeAll(LiveStream<?>[] ends) {
@@ -108,10 +108,23 @@ public final class Execution<R> extends CompletableFuture<R> {
     }
 
     void sentTo(Worker target) {
-        if (channelEnds != null) {
+        if (reservedEnds != null) {
             ChannelImpl.refuseConsumersOn(target, call); // before it is queued where it would wait for itself
         }
         worker = target;
+    }
+
+    /**
+     * Its worker has admitted it and queues it next: its channel ends are attached only now, so
+     * that a task refused before (by {@link #sentTo}, or by a worker that is stopping) leaves no
+     * end that items go to.
+     */
+    void admitted() {
+        if (reservedEnds != null) {
+            LiveStream<?>[] ends = ChannelImpl.attachAll(reservedEnds);
+            channelEnds = ends;
+            whenComplete((ignored, failure) -> closeAll(ends)); // also when it never runs
+        }
     }
 
     /** Waits like {@link CompletableFuture#join()}, after spinning briefly: the answer is often sub-microsecond. */

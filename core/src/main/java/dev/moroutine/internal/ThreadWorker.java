@@ -176,6 +176,7 @@ public final class ThreadWorker implements Worker {
             wake(); // a stopping thread may be waiting for this dispatch to offer
             throw new RejectedExecutionException(stopReason + "; " + execution.call() + " was not queued");
         }
+        execution.admitted();
         queue.offer(execution);
         // The element store is a release store; without a full fence the lifecycle read below could
         // be satisfied before it is visible, and a forceStop() that misses the element would not be

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -68,6 +69,33 @@ class ChannelMisuseTest {
             }
         }
         assertEquals(0, lost, "rounds in which the refused task's end swallowed items");
+    }
+
+    /**
+     * A task that its worker refuses (its pool is closing or closed) was attached before the refusal,
+     * so the distributor could route items to its end in between: they were dropped with it.
+     */
+    @Test
+    void aTaskRefusedByItsWorkerLosesNoItemOfItsChannel() throws Exception {
+        Runner closed = workers(1);
+        WorkerHandle gone = closed.workers().get(0);
+        closed.close();
+        List<Integer> items = IntStream.range(0, 20_000).boxed().toList();
+        int rounds = Stress.scaled(20);
+        int lost = 0;
+        try (Runner pool = workers(1)) {
+            for (int round = 0; round < rounds; round++) {
+                Channel<Integer> channel = channel(items, 4);
+                CompletableFuture<Integer> total = pool.submit(sum.call(channel));
+                for (int attempt = 0; attempt < 200 && !total.isDone(); attempt++) {
+                    RuntimeException refused = assertThrows(RuntimeException.class, () -> assign(gone, sum.call(channel)).join());
+                    assertTrue(refused instanceof RejectedExecutionException || refused.getMessage().contains("has ended"),
+                            refused.toString());
+                }
+                if (total.get(10, TimeUnit.SECONDS) != 199_990_000) lost++;
+            }
+        }
+        assertEquals(0, lost, "rounds in which a refused task's end swallowed items");
     }
 
     @Test
