@@ -133,8 +133,8 @@ public final class LiveStreamImpl<T> implements LiveStream<T> {
             if (method.getDeclaringClass() == Object.class) {
                 return method.getName().equals("equals") ? proxy == args[0] : method.invoke(stream, args);
             }
-            boolean terminal = !BaseStream.class.isAssignableFrom(method.getReturnType())
-                    && !OPEN_ENDED.contains(method.getName());
+            boolean intermediate = BaseStream.class.isAssignableFrom(method.getReturnType());
+            boolean terminal = !intermediate && !OPEN_ENDED.contains(method.getName());
             Object result;
             try {
                 result = method.invoke(stream, args);
@@ -145,7 +145,10 @@ public final class LiveStreamImpl<T> implements LiveStream<T> {
                     stream.close();
                 }
             }
-            return result == stream ? proxy : result instanceof BaseStream<?, ?> next ? proxy(next) : result;
+            if (!intermediate) {
+                return result; // a stream that a reduction returns is the caller's own, of the caller's type
+            }
+            return result == stream ? proxy : proxy((BaseStream<?, ?>) result);
         }
     }
 

@@ -95,6 +95,23 @@ class DerivedStreamClosingTest {
         }
     }
 
+    /** A stream that a terminal operation returns used to come back wrapped as a plain Stream: a LiveStream result failed its cast. */
+    @Test
+    void aStreamThatATerminalOperationReturnsIsReturnedAsItIs() throws Exception {
+        Runner pool = workers(1);
+        try {
+            LiveStream<Integer> inner = channel(List.of(1, 2)).join();
+            LiveStream<Long> live = pool.run(naturals.call());
+            Object got = live.limit(1).map(x -> inner).reduce(inner, (a, b) -> b);
+            assertSame(inner, got);
+            assertEquals(List.of(1, 2), inner.toList());
+            assertFreed(pool);
+            Reference.reachabilityFence(live);
+        } finally {
+            pool.terminate();
+        }
+    }
+
     /** An iterator is not a terminal operation that ends: the caller still closes the stream. */
     @Test
     void aDerivedIteratorLeavesTheStreamOpenUntilItIsClosed() {
