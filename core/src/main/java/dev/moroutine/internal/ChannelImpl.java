@@ -29,7 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * check), and the pipes are added to {@code consumers} only once the task's worker has accepted it
  * ({@link #attachAll}, called just before it is queued), so a task refused while it is built, or
  * by its worker, leaves no pipe that items are routed to. A channel that ends between the
- * reservation and the add ends that pipe at once. The
+ * reservation and the add ends that pipe at once. The distributor removes a consumer that has
+ * closed from {@code consumers} when its scan meets it, so a long-running channel keeps neither
+ * its short-lived consumers nor the items they dropped. The
  * distributor ends every open pipe when it stops (with the source's failure, if any), and closes
  * a {@link StreamTask} source it did not drain.
  *
@@ -61,6 +63,7 @@ public final class ChannelImpl<T> implements Channel<T> {
     private final int highWaterMark;
     private final String name = "channel-" + CHANNELS.incrementAndGet();
     private final List<Pipe<T>> consumers = new CopyOnWriteArrayList<>();
+    private final AtomicInteger reservations = new AtomicInteger(); // numbers the consumers in messages
     private final Pipe.ProducerWait distributorWait = new Pipe.ProducerWait();
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean ended;
@@ -143,7 +146,7 @@ public final class ChannelImpl<T> implements Channel<T> {
             throw new IllegalStateException(name + " has ended (its source is exhausted, failed, or every consumer"
                     + " closed); make a new channel(source) to stream the items again", misused != null ? misused : endFailure);
         }
-        return new Reserved<>(this, new Pipe<>(highWaterMark, distributorWait, name + " consumer " + (consumers.size() + 1)));
+        return new Reserved<>(this, new Pipe<>(highWaterMark, distributorWait, name + " consumer " + reservations.incrementAndGet()));
     }
 
     /**
@@ -282,7 +285,9 @@ public final class ChannelImpl<T> implements Channel<T> {
 
     /**
      * The next consumer with room, scanning from a rotating cursor; parks while all are at their
-     * cap. Null once every consumer that attached has closed, or the channel was misused.
+     * cap. Null once every consumer that attached has closed, or the channel was misused. Closed
+     * consumers that a scan meets are removed after it (attaches only append, so the scan's
+     * indices stay valid).
      */
     private Pipe<T> readyConsumer() {
         long budget = distributorSpin.next();
@@ -292,22 +297,32 @@ public final class ChannelImpl<T> implements Channel<T> {
             List<Pipe<T>> all = consumers;
             int size = all.size();
             boolean open = false;
+            boolean closedSeen = false;
+            Pipe<T> chosen = null;
             for (int i = 0; i < size; i++) {
                 int index = (cursor + i) % size;
                 Pipe<T> candidate = all.get(index);
                 if (candidate.cancelled()) {
+                    closedSeen = true;
                     continue;
                 }
                 open = true;
                 if (candidate.hasRoom()) {
                     cursor = index + 1;
-                    if (spins > 1) {
-                        distributorSpin.ended(start, budget, !parked);
-                    }
-                    return candidate;
+                    chosen = candidate;
+                    break;
                 }
             }
-            if ((!open && size > 0) || misuse != null) {
+            if (closedSeen) {
+                consumers.removeIf(Pipe::cancelled); // neither it nor the items it dropped are kept while the channel runs
+            }
+            if (chosen != null) {
+                if (spins > 1) {
+                    distributorSpin.ended(start, budget, !parked);
+                }
+                return chosen;
+            }
+            if (!open || misuse != null) { // none open: every consumer closed (the first was added before this started)
                 return null;
             }
             if (!Waiting.pause(start, spins, budget)) {

@@ -5,17 +5,21 @@ import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.Mo1;
+import dev.moroutine.Mo2;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.Runner;
 import dev.moroutine.Task;
 import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Queue;
 import java.util.SplittableRandom;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +52,11 @@ class StreamingRobustnessTest {
     static final Mo1<Stream<Integer>, Integer> firstThenQuit = mo(in -> in.findFirst().orElse(-1));
     static final Mo1<Stream<Integer>, Long> countAll = mo(Stream::count);
     static final Mo1<CountDownLatch, Boolean> waitFor = mo(gate -> gate.await(30, TimeUnit.SECONDS));
+    static final Mo1<Stream<Object>, Long> countFirst = mo(in -> in.limit(1).count());
+    static final Mo2<Stream<Object>, CountDownLatch, Long> countAfter = mo((in, gate) -> {
+        gate.await();
+        return in.count();
+    });
 
     /**
      * The consumer takes an item and then waits for the producer's next step: a wake lost between
@@ -85,6 +94,45 @@ class StreamingRobustnessTest {
             pool.submit(assign(pool.workers().get(0), firstThenQuit.call(channel))).join();
             for (CompletableFuture<Long> count : counts) received += count.join();
             assertTrue(received > 19_000 && received < 20_000, "the others got the rest (all but the quitter's share): " + received);
+        }
+    }
+
+    /**
+     * A channel kept every consumer that had closed, with the items routed to it that it never
+     * took: a long-running channel with short-lived consumers grew without bound, and the
+     * distributor scanned every closed consumer for each item.
+     */
+    @Test
+    void aChannelDoesNotKeepTheItemsOfConsumersThatClosed() throws Exception {
+        int highWaterMark = 4;
+        Queue<WeakReference<Object>> made = new ConcurrentLinkedQueue<>();
+        Iterable<Object> items = () -> Stream.generate(() -> {
+            Object item = new Object();
+            made.add(new WeakReference<>(item));
+            return item;
+        }).limit(100_000).iterator();
+        Channel<Object> channel = channel(items, highWaterMark);
+        CountDownLatch gate = new CountDownLatch(1);
+        try (Runner pool = workers(2)) {
+            // Keeps the channel running (its pipe full: highWaterMark items) while the others come and go.
+            CompletableFuture<Long> waiting = pool.submit(assign(pool.workers().get(0), countAfter.call(channel, gate)));
+            try {
+                for (int i = 0; i < 100; i++) {
+                    assertEquals(1L, pool.run(assign(pool.workers().get(1), countFirst.call(channel))));
+                }
+                // Reachable besides the waiting consumer's: the distributor's next item, the last quitter's.
+                long allowed = 2L * highWaterMark + 1;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                long kept;
+                while ((kept = made.stream().filter(item -> item.get() != null).count()) > allowed) {
+                    if (System.nanoTime() > deadline) fail(kept + " items are still reachable, at most " + allowed + " expected");
+                    System.gc();
+                    Thread.yield(); // lets the cleaner release what the streams of the closed consumers held
+                }
+            } finally {
+                gate.countDown();
+            }
+            assertTrue(waiting.get(30, TimeUnit.SECONDS) > 0);
         }
     }
 
