@@ -40,7 +40,8 @@ import java.util.stream.StreamSupport;
  *
  * <p>A terminal operation called on the live stream itself ({@code toList()}, {@code findFirst()},
  * {@code forEach}…) closes it when it returns or throws, so a short-circuiting one stops the
- * producer at once. So does one anywhere on a stream derived from it ({@code limit(5).toList()},
+ * producer at once (one refused because the stream is already being consumed leaves it open for
+ * its consumer). So does one anywhere on a stream derived from it ({@code limit(5).toList()},
  * {@code mapToInt(…).sum()}): every intermediate operation returns the JDK stream wrapped in a
  * {@link Derived} proxy, which wraps the streams its own operations return in turn, and closes the
  * pipeline (which runs the source stage's close actions: the source is cancelled) after any other
@@ -152,6 +153,20 @@ public final class LiveStreamImpl<T> implements LiveStream<T> {
         }
     }
 
+    /**
+     * Runs a terminal operation on the claimed stream, then closes it. The claim comes first,
+     * outside the {@code try}: a second consumer that is refused must not close the stream that
+     * the first one is still consuming.
+     */
+    private <R> R terminal(Function<Stream<T>, R> operation) {
+        Stream<T> claimed = claim();
+        try {
+            return operation.apply(claimed);
+        } finally {
+            close();
+        }
+    }
+
     private Stream<T> claim() {
         if (!CLAIMED.compareAndSet(this, false, true)) {
             throw new IllegalStateException(description + " is already being consumed: a live stream can be consumed"
@@ -172,11 +187,10 @@ public final class LiveStreamImpl<T> implements LiveStream<T> {
 
     @Override
     public void forEach(Consumer<? super T> action) {
-        try {
-            claim().forEach(action);
-        } finally {
-            close();
-        }
+        terminal(claimed -> {
+            claimed.forEach(action);
+            return null;
+        });
     }
 
     @Override
@@ -306,155 +320,90 @@ public final class LiveStreamImpl<T> implements LiveStream<T> {
 
     @Override
     public void forEachOrdered(Consumer<? super T> action) {
-        try {
-            claim().forEachOrdered(action);
-        } finally {
-            close();
-        }
+        terminal(claimed -> {
+            claimed.forEachOrdered(action);
+            return null;
+        });
     }
 
     @Override
     public Object[] toArray() {
-        try {
-            return claim().toArray();
-        } finally {
-            close();
-        }
+        return terminal(Stream::toArray);
     }
 
     @Override
     public <A> A[] toArray(IntFunction<A[]> generator) {
-        try {
-            return claim().toArray(generator);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.toArray(generator));
     }
 
     @Override
     public T reduce(T identity, BinaryOperator<T> accumulator) {
-        try {
-            return claim().reduce(identity, accumulator);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.reduce(identity, accumulator));
     }
 
     @Override
     public Optional<T> reduce(BinaryOperator<T> accumulator) {
-        try {
-            return claim().reduce(accumulator);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.reduce(accumulator));
     }
 
     @Override
     public <U> U reduce(U identity, BiFunction<U, ? super T, U> accumulator, BinaryOperator<U> combiner) {
-        try {
-            return claim().reduce(identity, accumulator, combiner);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.reduce(identity, accumulator, combiner));
     }
 
     @Override
     public <R> R collect(Supplier<R> supplier, BiConsumer<R, ? super T> accumulator, BiConsumer<R, R> combiner) {
-        try {
-            return claim().collect(supplier, accumulator, combiner);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.collect(supplier, accumulator, combiner));
     }
 
     @Override
     public <R, A> R collect(Collector<? super T, A, R> collector) {
-        try {
-            return claim().collect(collector);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.collect(collector));
     }
 
     @Override
     public java.util.List<T> toList() {
-        try {
-            return claim().toList();
-        } finally {
-            close();
-        }
+        return terminal(Stream::toList);
     }
 
     @Override
     public Optional<T> min(Comparator<? super T> comparator) {
-        try {
-            return claim().min(comparator);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.min(comparator));
     }
 
     @Override
     public Optional<T> max(Comparator<? super T> comparator) {
-        try {
-            return claim().max(comparator);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.max(comparator));
     }
 
     @Override
     public long count() {
-        try {
-            return claim().count();
-        } finally {
-            close();
-        }
+        return terminal(Stream::count);
     }
 
     @Override
     public boolean anyMatch(Predicate<? super T> predicate) {
-        try {
-            return claim().anyMatch(predicate);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.anyMatch(predicate));
     }
 
     @Override
     public boolean allMatch(Predicate<? super T> predicate) {
-        try {
-            return claim().allMatch(predicate);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.allMatch(predicate));
     }
 
     @Override
     public boolean noneMatch(Predicate<? super T> predicate) {
-        try {
-            return claim().noneMatch(predicate);
-        } finally {
-            close();
-        }
+        return terminal(claimed -> claimed.noneMatch(predicate));
     }
 
     @Override
     public Optional<T> findFirst() {
-        try {
-            return claim().findFirst();
-        } finally {
-            close();
-        }
+        return terminal(Stream::findFirst);
     }
 
     @Override
     public Optional<T> findAny() {
-        try {
-            return claim().findAny();
-        } finally {
-            close();
-        }
+        return terminal(Stream::findAny);
     }
 
     @Override

@@ -136,6 +136,23 @@ class StreamingRobustnessTest {
         }
     }
 
+    /** A second consumption is refused; it used to close the stream too, so the first consumer's loop ended early, silently. */
+    @Test
+    void aRefusedSecondConsumptionLeavesTheFirstConsumerItsItems() {
+        try (LiveStream<Integer> items = upTo.call(1_000).join()) {
+            Iterator<Integer> first = items.iterator();
+            assertEquals(0, first.next());
+            assertThrows(IllegalStateException.class, items::toList);
+            assertThrows(IllegalStateException.class, () -> items.forEach(x -> {}));
+            assertThrows(IllegalStateException.class, () -> items.anyMatch(x -> x < 0));
+            int expected = 1;
+            while (first.hasNext()) {
+                assertEquals(expected++, first.next());
+            }
+            assertEquals(1_000, expected, "the first consumer got every item");
+        }
+    }
+
     /** Consumers attach when their task is dispatched, so one that starts after the source ran dry still gets its share. */
     @RepeatedTest(5)
     void aChannelConsumerWhoseTaskStartsLateGetsItsShare() throws Exception {
