@@ -46,7 +46,8 @@ import java.util.stream.StreamSupport;
  * {@link Derived} proxy, which wraps the streams its own operations return in turn, and closes the
  * pipeline (which runs the source stage's close actions: the source is cancelled) after any other
  * method, except {@code iterator()}, {@code spliterator()}, {@code isParallel()} and
- * {@code close()}. A proxy is called once per stream operation, never per item: items flow
+ * {@code close()}, and except one that the JDK refuses because that stream was already operated
+ * upon. A proxy is called once per stream operation, never per item: items flow
  * through the JDK pipeline, and an iterator or spliterator taken from it is the JDK's own.
  *
  * <p>The spliterator (reachable from every derived stream and iterator) is registered with a
@@ -109,6 +110,13 @@ public final class LiveStreamImpl<T> implements LiveStream<T> {
         private static final Set<String> OPEN_ENDED = Set.of("iterator", "spliterator", "isParallel", "close");
 
         private final BaseStream<?, ?> stream;
+        /**
+         * Whether an operation has linked or consumed this stage, as the JDK's own flag would say:
+         * the JDK then refuses a terminal operation, which must not close the pipeline that the
+         * earlier one (an iterator, a later stage) is still consuming. A stream is used by one
+         * thread at a time.
+         */
+        private boolean linked;
 
         private Derived(BaseStream<?, ?> stream) {
             this.stream = stream;
@@ -134,22 +142,29 @@ public final class LiveStreamImpl<T> implements LiveStream<T> {
             if (method.getDeclaringClass() == Object.class) {
                 return method.getName().equals("equals") ? proxy == args[0] : method.invoke(stream, args);
             }
+            String name = method.getName();
             boolean intermediate = BaseStream.class.isAssignableFrom(method.getReturnType());
-            boolean terminal = !intermediate && !OPEN_ENDED.contains(method.getName());
+            boolean terminal = !intermediate && !OPEN_ENDED.contains(name);
+            boolean closes = terminal && !linked;
+            linked |= terminal || name.equals("iterator") || name.equals("spliterator");
             Object result;
             try {
                 result = method.invoke(stream, args);
             } catch (InvocationTargetException failed) {
                 throw failed.getCause();
             } finally {
-                if (terminal) {
+                if (closes) {
                     stream.close();
                 }
             }
             if (!intermediate) {
                 return result; // a stream that a reduction returns is the caller's own, of the caller's type
             }
-            return result == stream ? proxy : proxy((BaseStream<?, ?>) result);
+            if (result == stream) {
+                return proxy; // sequential(), onClose(…): the same stage, not linked
+            }
+            linked = true;
+            return proxy((BaseStream<?, ?>) result);
         }
     }
 

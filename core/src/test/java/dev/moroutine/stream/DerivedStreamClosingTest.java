@@ -36,6 +36,7 @@ class DerivedStreamClosingTest {
 
     static final StreamMo0<Long> naturals = streaming(() -> LongStream.iterate(0, i -> i + 1).boxed());
     static final Mo1<Integer, Integer> echo = mo(x -> x);
+    static final StreamMo1<Integer, Long> countTo = streaming(n -> LongStream.range(0, n).boxed());
 
     static Stream<Arguments> derivations() {
         return Stream.of(
@@ -110,6 +111,28 @@ class DerivedStreamClosingTest {
         } finally {
             pool.terminate();
         }
+    }
+
+    /**
+     * A terminal operation on a derived stream that was already operated upon is refused by the JDK;
+     * it used to close the pipeline too, so the consumer of that stream's iterator ended early, silently.
+     */
+    @Test
+    void aRefusedTerminalOperationOnADerivedStreamLeavesItsConsumerItsItems() {
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+            try (LiveStream<Long> live = countTo.call(1_000).join()) {
+                Stream<Long> derived = live.map(x -> x);
+                Iterator<Long> first = derived.iterator();
+                assertEquals(0L, first.next());
+                assertThrows(IllegalStateException.class, derived::toList);
+                assertThrows(IllegalStateException.class, () -> derived.mapToLong(x -> x).sum());
+                long expected = 1;
+                while (first.hasNext()) {
+                    assertEquals(expected++, first.next());
+                }
+                assertEquals(1_000, expected, "the iterator's consumer got every item");
+            }
+        });
     }
 
     /** An iterator is not a terminal operation that ends: the caller still closes the stream. */
