@@ -25,7 +25,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * result, and before a task's failure is reported, which the abort may have caused) the stream
  * simply ends. An interrupt of the waiting consumer cancels what is in flight and throws
  * {@link CancellationException}, keeping the interrupt status. Closing the stream cancels what is
- * in flight. Cancelling skips tasks that have not started; running ones finish on their workers.
+ * in flight, and a consumer waiting then (closed from another thread) sees the stream end.
+ * Cancelling skips tasks that have not started; running ones finish on their workers.
  */
 public final class MapSource implements ItemSource {
 
@@ -90,7 +91,7 @@ public final class MapSource implements ItemSource {
             return END;
         }
         CompletableFuture<?> done = take();
-        if (aborted()) {
+        if (cancelled || aborted()) { // closed (from another thread, say) while waiting: the stream just ends
             return END;
         }
         inFlight.remove(done);

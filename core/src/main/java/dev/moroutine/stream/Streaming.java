@@ -244,7 +244,8 @@ public final class Streaming {
      * completion order. Tasks are pulled from {@code tasks} lazily, on the consuming thread, only as
      * slots free up, so an endless source works. A failed task ends the stream with its failure
      * (a {@link dev.moroutine.TaskFailedException}); closing the stream cancels the tasks in flight
-     * that have not started. A consumer interrupted while it waits for a result gets a
+     * that have not started (a consumer waiting on it, closed from another thread, sees it end). A
+     * consumer interrupted while it waits for a result gets a
      * {@link java.util.concurrent.CancellationException} (with its interrupt status kept), and the
      * tasks in flight are cancelled too.
      *

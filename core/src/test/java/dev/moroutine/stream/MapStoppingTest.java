@@ -142,6 +142,36 @@ class MapStoppingTest {
         assertEquals(1, ran.get(), "map's task that had not started was cancelled");
     }
 
+    /**
+     * Closing a live stream from another thread ends it for the thread waiting on it, as it does
+     * for a task's stream; a map's consumer used to get "a task of map was cancelled" instead.
+     */
+    @Test
+    void closingAMapFromAnotherThreadEndsItsWaitingConsumersStream() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        AtomicInteger ran = new AtomicInteger();
+        try (Runner pool = workers(1)) {
+            LiveStream<Integer> results = map(pool, List.of(gated.call(gate, ran), gated.call(gate, ran)), 2);
+            CompletableFuture<Object> outcome = new CompletableFuture<>();
+            Thread consumer = Thread.ofPlatform().start(() -> {
+                try {
+                    outcome.complete(results.toList());
+                } catch (Throwable e) {
+                    outcome.complete(e);
+                }
+            });
+            try {
+                awaitStarted(ran);
+                awaitState(consumer, Thread.State.WAITING);
+                results.close();
+                assertEquals(List.of(), outcome.get(10, TimeUnit.SECONDS));
+            } finally {
+                gate.countDown();
+            }
+        }
+        assertEquals(1, ran.get(), "map's task that had not started was cancelled");
+    }
+
     /** Waits until map's first task runs: its consumer is then waiting for results, or about to. */
     private static void awaitStarted(AtomicInteger ran) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
