@@ -176,7 +176,13 @@ public final class ThreadWorker implements Worker {
             wake(); // a stopping thread may be waiting for this dispatch to offer
             throw new RejectedExecutionException(stopReason + "; " + execution.call() + " was not queued");
         }
-        execution.admitted();
+        try {
+            execution.admitted(); // attaches its channel ends (starting a distributor thread may fail)
+        } catch (RuntimeException | Error failed) {
+            ADMITTED.getAndAdd(this, -1L); // never offered: a stopping thread must not wait for it
+            wake();
+            throw failed;
+        }
         queue.offer(execution);
         // The element store is a release store; without a full fence the lifecycle read below could
         // be satisfied before it is visible, and a forceStop() that misses the element would not be
