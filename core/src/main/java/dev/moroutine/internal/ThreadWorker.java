@@ -222,15 +222,28 @@ public final class ThreadWorker implements Worker {
      * to start a thread again; by the queue's owner, when no thread could be started.
      */
     private void retireWithoutThread(Throwable cannotStart) {
-        String why = name + " could not start a thread (" + cannotStart + "), so this task did not run; the next call tries again";
-        do {
+        for (;;) {
+            // Only what was queued when the start failed fails: a call made after that (after its
+            // caller saw the failure, say) gets a start of its own below.
+            String why = name + " could not start a thread (" + cannotStart + "), so this task did not run;"
+                    + " the next call tries again";
+            long failedUpTo = queue.currentProducerIndex();
             Execution<?> execution;
-            while ((execution = queue.poll()) != null) {
+            while (queue.currentConsumerIndex() < failedUpTo && (execution = queue.poll()) != null) {
                 progress.markTaken();
                 execution.cancel(why);
             }
             parked = RETIRED;
-        } while (!queue.isEmpty() && PARKED.compareAndSet(this, RETIRED, 0)); // as in retire()
+            if (queue.isEmpty() || !PARKED.compareAndSet(this, RETIRED, 0)) { // as in retire()
+                return;
+            }
+            try {
+                start();
+                return;
+            } catch (Throwable again) { // still no thread: fail what came meanwhile too, and retire
+                cannotStart = again;
+            }
+        }
     }
 
     @Override
