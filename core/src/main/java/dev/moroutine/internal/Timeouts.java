@@ -1,15 +1,15 @@
 package dev.moroutine.internal;
 
+import dev.moroutine.internal.shared.DelayedActions;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Task timeouts: the check of a timeout setting, and the one timer thread they all share. A timer
- * is scheduled when a task with a timeout starts on its worker and cancelled when the task ends;
- * the executor drops a cancelled timer from its queue at once (its remove-on-cancel policy), so a
+ * Task timeouts: the check of a timeout setting, and their timers on the library's one timer
+ * thread ({@link DelayedActions}). A timer is scheduled when a task with a timeout starts on its
+ * worker and cancelled when the task ends; a cancelled timer leaves the queue at once, so a
  * finished task leaves nothing behind, however long its timeout was.
  */
 public final class Timeouts {
@@ -36,18 +36,6 @@ public final class Timeouts {
     /** Runs {@code action} on the timer thread after {@code delay}, unless the returned future is cancelled first. */
     static ScheduledFuture<?> schedule(Runnable action, Duration delay) {
         // convert() saturates, so a timeout of centuries is "never" instead of an overflow.
-        return Timer.EXECUTOR.schedule(action, TimeUnit.NANOSECONDS.convert(delay), TimeUnit.NANOSECONDS);
-    }
-
-    /** Holds the timer thread, started by the first task that has a timeout. */
-    private static final class Timer {
-        static final ScheduledThreadPoolExecutor EXECUTOR = start();
-
-        private static ScheduledThreadPoolExecutor start() {
-            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
-                    runnable -> Thread.ofPlatform().name("moroutine-timeouts").daemon(true).unstarted(runnable));
-            executor.setRemoveOnCancelPolicy(true);
-            return executor;
-        }
+        return DelayedActions.schedule(action, TimeUnit.NANOSECONDS.convert(delay));
     }
 }

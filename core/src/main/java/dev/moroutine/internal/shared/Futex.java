@@ -8,8 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -40,8 +38,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Asynchronous waiters</h2>
  * {@link #awaitAsync} enqueues a waiter with a future instead of a thread. Its future completes on
  * a new virtual thread, never on the waker's thread, so a waker (a mutex's unlock, say) never runs
- * the dependent stages of somebody else's future. A timeout is scheduled on one shared daemon
- * scheduler whose cancelled tasks leave its queue at once; when the future completes (woken,
+ * the dependent stages of somebody else's future. A timeout is scheduled on the library's one
+ * timer thread ({@link DelayedActions}), whose cancelled actions leave its queue at once; when the future completes (woken,
  * cancelled, or by the caller) the waiter leaves the bucket and its timeout is cancelled, so a
  * woken waiter is not kept reachable until its timeout would have fired.
  */
@@ -53,15 +51,6 @@ final class Futex {
     /** Completes asynchronous waiters off the waker's thread. Virtual threads are daemons. */
     static final Executor COMPLETIONS = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("moroutine-shared-wake-", 0).factory());
-    /** Fires the timeouts of asynchronous waiters; one daemon thread, created on first use. */
-    private static final ScheduledThreadPoolExecutor TIMEOUTS = timeoutScheduler();
-
-    private static ScheduledThreadPoolExecutor timeoutScheduler() {
-        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
-                Thread.ofPlatform().name("moroutine-shared-timeouts").daemon(true).factory());
-        scheduler.setRemoveOnCancelPolicy(true); // a woken waiter's timeout must not stay queued
-        return scheduler;
-    }
 
     static {
         for (int i = 0; i < BUCKETS; i++) {
@@ -218,11 +207,11 @@ final class Futex {
         }
         // Scheduled before the cleanup is registered, so the cleanup always finds it to cancel.
         Future<?> timeout = timeoutNanos > 0
-                ? TIMEOUTS.schedule(() -> {
+                ? DelayedActions.schedule(() -> {
                     if (dequeue(bucket, waiter)) {
                         COMPLETIONS.execute(() -> future.complete(WaitResult.TIMED_OUT));
                     }
-                }, timeoutNanos, TimeUnit.NANOSECONDS)
+                }, timeoutNanos)
                 : null;
         // Woken, cancelled or completed by the caller: leave the queue so no wake is spent on it,
         // and drop the timeout, which would otherwise keep the waiter reachable until it fires.
