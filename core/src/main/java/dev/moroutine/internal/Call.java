@@ -1,6 +1,7 @@
 package dev.moroutine.internal;
 
 import dev.moroutine.Mo;
+import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import java.time.Duration;
@@ -23,12 +24,28 @@ public sealed class Call<R> implements Task<R> permits StreamCall {
     private final Object[] args;
     private final ThreadWorker assigned;
     private final Duration timeout; // null: the pool's, or none
+    /** Whether an argument is a {@link Signal}, which each run replaces by a view it can stop; found once. */
+    private final boolean takesSignal;
 
     Call(Definition definition, Object[] args, ThreadWorker assigned, Duration timeout) {
         this.definition = definition;
         this.args = args;
         this.assigned = assigned;
         this.timeout = timeout;
+        this.takesSignal = anySignal(args);
+    }
+
+    private static boolean anySignal(Object[] args) {
+        for (Object arg : args) {
+            if (arg instanceof Signal) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean takesSignal() {
+        return takesSignal;
     }
 
     /**

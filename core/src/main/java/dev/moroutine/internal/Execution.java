@@ -164,7 +164,7 @@ public final class Execution<R> extends CompletableFuture<R> {
      */
     @SuppressWarnings("unchecked") // the definition's invoker returns the moroutine's R
     void run(WorkerContext context, Runnable beforeCompletion) {
-        AbortController stop = takesSignal(call.args()) ? new AbortController() : null;
+        AbortController stop = call.takesSignal() ? new AbortController() : null;
         stopSignal = stop;
         runState = RUNNING; // before the isDone() check: see the class comment
         boolean completedHere = false;
@@ -203,15 +203,6 @@ public final class Execution<R> extends CompletableFuture<R> {
                 leave();
             }
         }
-    }
-
-    private static boolean takesSignal(Object[] args) {
-        for (Object arg : args) {
-            if (arg instanceof Signal) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The task's own timeout, or else its pool's; null for none. */
