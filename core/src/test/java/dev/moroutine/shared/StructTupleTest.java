@@ -234,7 +234,7 @@ class StructTupleTest {
         try (Guard held = mu.lock()) {
             Guarded now = g.load();
             assertSame(mu, now.lock());
-            g.store(new Guarded(mutex(), 1, 2)); // another mutex: lock state is not copied
+            g.store(new Guarded(shared(mutex), 1, 2)); // another mutex: lock state is not copied
             assertTrue(mu.isLocked());
             assertNotNull(held);
         }
