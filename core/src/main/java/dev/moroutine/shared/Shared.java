@@ -168,19 +168,6 @@ public final class Shared {
     }
 
     /**
-     * Allocates a zeroed struct of a record class: {@code shared(struct(type))}.
-     *
-     * @param type the record class
-     * @param <R> the record type
-     * @return the struct
-     * @throws IllegalArgumentException as {@link #struct(Class)}
-     * @throws NullPointerException if {@code type} is null
-     */
-    public static <R extends Record> Struct<R> shared(Class<R> type) {
-        return shared(struct(type));
-    }
-
-    /**
      * Allocates a struct holding {@code value}: {@code shared(new Point(10, 20))}.
      *
      * @param value the initial value
@@ -193,7 +180,7 @@ public final class Shared {
         Objects.requireNonNull(value, "value");
         @SuppressWarnings("unchecked") // a record's getClass() is its own class
         Class<R> type = (Class<R>) value.getClass();
-        Struct<R> struct = shared(type);
+        Struct<R> struct = shared(struct(type));
         struct.store(value);
         return struct;
     }

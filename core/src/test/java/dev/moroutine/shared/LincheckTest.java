@@ -97,7 +97,7 @@ class LincheckTest {
         record Pair(int a, int b) {}
 
         private final Mutex mu = shared(mutex);
-        private final Struct<Pair> pair = shared(Pair.class);
+        private final Struct<Pair> pair = shared(struct(Pair.class));
 
         @Operation
         public int increment() {
@@ -131,7 +131,7 @@ class LincheckTest {
         record Pair(int a, int b) {}
 
         private final RwLock rw = shared(rwLock);
-        private final Struct<Pair> pair = shared(Pair.class);
+        private final Struct<Pair> pair = shared(struct(Pair.class));
 
         @Operation
         public int add(int delta) {

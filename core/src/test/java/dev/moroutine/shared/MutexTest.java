@@ -63,7 +63,7 @@ class MutexTest {
     @Test
     void fourWorkersTimesAHundredThousandLockedUpdatesAreExactAndNeverTorn() {
         Mutex mu = shared(mutex);
-        Struct<Position> pos = shared(Position.class);
+        Struct<Position> pos = shared(struct(Position.class));
         List<Integer> torn;
         try (Runner pool = workers(WORKERS)) {
             List<Task<Integer>> tasks = new ArrayList<>();

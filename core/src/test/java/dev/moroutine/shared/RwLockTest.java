@@ -32,7 +32,7 @@ class RwLockTest {
     @Test
     void readersNeverObserveAHalfWrittenStruct() throws Exception {
         RwLock rw = shared(rwLock);
-        Struct<Wide> data = shared(Wide.class);
+        Struct<Wide> data = shared(struct(Wide.class));
         int writes = Stress.scaled(20_000);
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong reads = new AtomicLong();
