@@ -7,7 +7,6 @@ import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.Moroutine;
 import dev.moroutine.WorkerDiedException;
-import dev.moroutine.testing.NoLeakedWorkers;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -20,10 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The worker's own lifecycle, where a test must reach inside it. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class ThreadWorkerTest {
 

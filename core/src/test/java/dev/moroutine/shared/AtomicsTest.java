@@ -4,7 +4,6 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import dev.moroutine.Mo2;
 import dev.moroutine.Runner;
@@ -13,11 +12,9 @@ import dev.moroutine.WorkerHandle;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /** Atomic operations, and exact totals when four workers update one atomic. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class AtomicsTest {
 

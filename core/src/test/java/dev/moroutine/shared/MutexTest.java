@@ -4,7 +4,6 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import dev.moroutine.Mo3;
 import dev.moroutine.Runner;
@@ -21,11 +20,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /** Mutual exclusion, the try/timed/async forms, guard misuse, interrupts, virtual threads. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class MutexTest {
 

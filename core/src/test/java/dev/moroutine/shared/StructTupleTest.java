@@ -4,7 +4,6 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.Runner;
@@ -12,11 +11,9 @@ import java.lang.foreign.MemorySegment;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /** Structs from records, tuples, and every way of nesting them, here and on a worker. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class StructTupleTest {
 
