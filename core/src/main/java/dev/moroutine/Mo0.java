@@ -35,7 +35,7 @@ public final class Mo0<R> implements Mo {
     private final Definition definition;
 
     Mo0(Body<R> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, false, (args, pipe) -> body.apply());
+        definition = new Definition(this, site, args -> body.apply());
     }
 
     /**

@@ -71,7 +71,7 @@ public final class Mo1<A, R> implements Mo {
     private final Definition definition;
 
     Mo1(Body<A, R> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, false, (args, pipe) -> apply(body, args));
+        definition = new Definition(this, site, args -> apply(body, args));
     }
 
     @SuppressWarnings("unchecked") // the call overloads admit only values of these types

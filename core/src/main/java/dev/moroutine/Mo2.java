@@ -86,7 +86,7 @@ public final class Mo2<A, B, R> implements Mo {
     private final Definition definition;
 
     Mo2(Body<A, B, R> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, false, (args, pipe) -> apply(body, args));
+        definition = new Definition(this, site, args -> apply(body, args));
     }
 
     @SuppressWarnings("unchecked") // the call overloads admit only values of these types

@@ -101,7 +101,7 @@ public final class Mo3<A, B, C, R> implements Mo {
     private final Definition definition;
 
     Mo3(Body<A, B, C, R> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, false, (args, pipe) -> apply(body, args));
+        definition = new Definition(this, site, args -> apply(body, args));
     }
 
     @SuppressWarnings("unchecked") // the call overloads admit only values of these types

@@ -116,7 +116,7 @@ public final class Mo4<A, B, C, D, R> implements Mo {
     private final Definition definition;
 
     Mo4(Body<A, B, C, D, R> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, false, (args, pipe) -> apply(body, args));
+        definition = new Definition(this, site, args -> apply(body, args));
     }
 
     @SuppressWarnings("unchecked") // the call overloads admit only values of these types

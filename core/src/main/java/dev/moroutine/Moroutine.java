@@ -141,7 +141,7 @@ public final class Moroutine {
             throw new IllegalArgumentException("a pool needs at least 1 worker, was asked for " + size);
         }
         return new WorkerPool(size, options.balancer(), options.shutdownTimeout().orElse(null),
-                options.threadNamePrefix().orElse(null), options.highWaterMark(), options.taskTimeout().orElse(null));
+                options.threadNamePrefix().orElse(null), options.highWaterMark(), options.taskTimeout().orElse(null), WorkerPool.THREADS);
     }
 
     /**

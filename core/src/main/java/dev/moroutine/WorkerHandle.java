@@ -16,11 +16,12 @@ public sealed interface WorkerHandle permits dev.moroutine.internal.Worker {
     int activeCount();
 
     /**
-     * The platform thread that runs this worker's tasks now.
+     * The worker's name. A pool's thread worker is named {@code <prefix>-worker-<index>}, and so is
+     * the thread that runs its tasks (a thread that replaces a dead one adds {@code #<n>}).
      *
-     * @return the worker's current thread
+     * @return the name
      */
-    Thread thread();
+    String name();
 
     /**
      * This worker's position in its pool's {@link Runner#workers()} list.

@@ -1,7 +1,6 @@
 package dev.moroutine.internal;
 
 import dev.moroutine.Mo;
-import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import java.time.Duration;
@@ -10,42 +9,24 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The implementation of {@link Task} for value moroutines (and, through {@link StreamCall}, for
- * streaming ones): a moroutine's definition, its arguments (values, or {@link TaskArg}s) and,
- * optionally, the worker it is assigned to and its timeout. Immutable.
+ * streaming ones): an {@link Invocation} of a moroutine's definition with its arguments (values,
+ * {@link TaskArg}s or {@link StreamArg}s) and, optionally, the worker it is assigned to and its
+ * timeout. Immutable.
  *
  * <p>A {@code Call} is a task-arg cache key by identity, so it deliberately keeps
  * {@link Object#equals} and {@link Object#hashCode}.
  *
  * @param <R> the result type
  */
-public sealed class Call<R> implements Task<R> permits StreamCall {
+public sealed class Call<R> extends Invocation implements Task<R> permits StreamCall {
 
     private final Definition definition;
-    private final Object[] args;
-    private final ThreadWorker assigned;
-    private final Duration timeout; // null: the pool's, or none
-    /** Whether an argument is a {@link Signal}, which each run replaces by a view it can stop; found once. */
-    private final boolean takesSignal;
+    private final Worker assigned;
 
-    Call(Definition definition, Object[] args, ThreadWorker assigned, Duration timeout) {
+    Call(Definition definition, Object[] args, Worker assigned, Duration timeout) {
+        super(args, timeout);
         this.definition = definition;
-        this.args = args;
         this.assigned = assigned;
-        this.timeout = timeout;
-        this.takesSignal = anySignal(args);
-    }
-
-    private static boolean anySignal(Object[] args) {
-        for (Object arg : args) {
-            if (arg instanceof Signal) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    boolean takesSignal() {
-        return takesSignal;
     }
 
     /**
@@ -58,11 +39,11 @@ public sealed class Call<R> implements Task<R> permits StreamCall {
      * @throws IllegalArgumentException if it is a channel, which is not run by itself
      */
     public static <R> Call<R> of(Task<R> task) {
-        return switch (Objects.requireNonNull(task, "task")) {
-            case Call<R> call -> call;
-            case ChannelImpl<?> channel -> throw new IllegalArgumentException(channel + " is not run by itself: pass it as"
-                    + " the Stream or Iterable argument of the tasks that consume it, or join() it to consume it on this thread");
-        };
+        if (Objects.requireNonNull(task, "task") instanceof Call<R> call) {
+            return call;
+        }
+        throw new IllegalArgumentException(task + " is a channel, which does not run on a worker: pass it as the Stream"
+                + " or Iterable argument of the tasks that consume it, or join() it to consume it on this thread");
     }
 
     /**
@@ -73,10 +54,10 @@ public sealed class Call<R> implements Task<R> permits StreamCall {
      * @throws IllegalArgumentException if {@code handle} is not a moroutine pool's worker
      */
     public Call<R> assignedTo(WorkerHandle handle) {
-        if (!(handle instanceof ThreadWorker worker) || worker.pool() == null) {
+        if (!(handle instanceof Worker worker) || worker.group() == null) {
             throw new IllegalArgumentException(handle + " is not a worker of a moroutine pool; use a handle from Runner.workers()");
         }
-        return copy(worker, timeout);
+        return copy(worker, timeout());
     }
 
     @Override
@@ -85,8 +66,8 @@ public sealed class Call<R> implements Task<R> permits StreamCall {
     }
 
     /** A copy with another assignment and timeout; subclasses keep their own settings. */
-    Call<R> copy(ThreadWorker worker, Duration timeout) {
-        return new Call<>(definition, args, worker, timeout);
+    Call<R> copy(Worker worker, Duration timeout) {
+        return new Call<>(definition, args(), worker, timeout);
     }
 
     /**
@@ -102,17 +83,18 @@ public sealed class Call<R> implements Task<R> permits StreamCall {
         return definition;
     }
 
-    Object[] args() {
-        return args;
-    }
-
-    ThreadWorker assigned() {
+    Worker assigned() {
         return assigned;
     }
 
-    /** The task's own timeout, or null. */
-    Duration timeout() {
-        return timeout;
+    @Override
+    public String id() {
+        return definition.id();
+    }
+
+    @Override
+    protected Object invoke(Object[] resolved) throws Exception {
+        return definition.invoke(resolved);
     }
 
     /** Where this call runs when it is not given to a pool: its assignment, or its dedicated worker. */
@@ -120,52 +102,45 @@ public sealed class Call<R> implements Task<R> permits StreamCall {
         return assigned != null ? assigned : definition.dedicatedWorker();
     }
 
-    /** The stream setting there: an assigned worker's pool's, which holds for every run on that pool; else the default. */
-    private int defaultHighWaterMark() {
-        return assigned != null ? assigned.pool().highWaterMark() : Streams.DEFAULT_HIGH_WATER_MARK;
-    }
-
     @Override
     public CompletableFuture<R> future() {
-        return submitTo(defaultWorker(), defaultHighWaterMark());
+        return submitTo(defaultWorker());
     }
 
     @Override
     public R join() {
-        return runOn(defaultWorker(), defaultHighWaterMark());
+        return runOn(defaultWorker());
     }
 
     /**
      * Sends this call to a worker and waits for its result.
      *
-     * @param worker where it runs
-     * @param highWaterMark the pool's stream setting, for streaming calls that do not set their own
+     * @param worker where it runs; its pool's settings hold for the run
      * @return the result
      */
-    R runOn(Worker worker, int highWaterMark) {
+    R runOn(Worker worker) {
         return Waiting.await(send(worker));
     }
 
     /**
      * Sends this call to a worker without waiting.
      *
-     * @param worker where it runs
-     * @param highWaterMark the pool's stream setting, for streaming calls that do not set their own
+     * @param worker where it runs; its pool's settings hold for the run
      * @return the future of its result
      */
-    CompletableFuture<R> submitTo(Worker worker, int highWaterMark) {
-        return prepare(highWaterMark).sendTo(worker);
+    CompletableFuture<R> submitTo(Worker worker) {
+        return prepare(worker.group()).sendTo(worker);
     }
 
     /**
-     * Builds this call's execution, attaching the channel ends among its arguments, without sending
-     * it anywhere yet: a batch builds all of its executions first, so that no consumer can drain a
-     * channel before the batch's other consumers of it have attached.
+     * Builds this call's execution, binding the endpoints among its arguments (reserving channel
+     * ends), without sending it anywhere yet: a batch builds all of its executions first, so that
+     * no consumer can drain a channel before the batch's other consumers of it have attached.
      *
-     * @param highWaterMark the pool's stream setting, for streaming calls that do not set their own
+     * @param group the pool it will run on, whose settings hold for streams the call sets none for; null for none
      * @return the execution, ready to send
      */
-    Prepared<R> prepare(int highWaterMark) {
+    Prepared<R> prepare(WorkerGroup group) {
         Execution<R> execution = new Execution<>(this, null);
         return new Prepared<>(execution, execution);
     }
@@ -184,20 +159,38 @@ public sealed class Call<R> implements Task<R> permits StreamCall {
             this.result = result;
         }
 
-        /** The call it is an execution of. */
+        /**
+         * A task that runs on no worker (a channel: its consumer end attaches on the caller), as a
+         * batch's member; {@link #call()} is null and sending it does nothing.
+         */
+        static <R> Prepared<R> attached(Task<R> task) {
+            return new Prepared<>(null, task.future());
+        }
+
+        /** The call it is an execution of; null for a task that runs on no worker. */
         Call<?> call() {
-            return execution.call();
+            return execution != null ? (Call<?>) execution.invocation() : null;
         }
 
         /** Sends the execution to {@code worker}; if refused, fails it and throws. */
         CompletableFuture<R> sendTo(Worker worker) {
-            dispatch(worker, execution);
+            if (execution != null) {
+                dispatch(worker, execution);
+            }
             return result;
         }
 
         /** Fails the execution without sending it, releasing what it attached. */
         void abandon(RuntimeException why) {
-            execution.completeExceptionally(why);
+            if (execution != null) {
+                execution.completeExceptionally(why);
+            } else if (result.join() instanceof AutoCloseable attached) {
+                try {
+                    attached.close();
+                } catch (Exception e) {
+                    why.addSuppressed(e);
+                }
+            }
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -25,9 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * NEW ──first attach──► RUNNING ──source exhausted / source failed / every consumer closed / misused──► ENDED
  * </pre>
  * Attaching to an ENDED channel throws. A task's channel arguments are attached all or none, in
- * two steps: each consumer pipe is reserved when the task is built ({@link #reserveAll}: the ENDED
- * check), and the pipes are added to {@code consumers} only once the task's worker has accepted it
- * ({@link #attachAll}, called just before it is queued), so a task refused while it is built, or
+ * two steps of its {@link Endpoint.Binding}: each consumer pipe is reserved when the task is built
+ * ({@link #bind}: the ENDED check), and the pipes are added to {@code consumers} only once the task's
+ * worker has accepted it (the binding's {@code admitted}, called just before it is queued), so a task refused while it is built, or
  * by its worker, leaves no pipe that items are routed to. A channel that ends between the
  * reservation and the add ends that pipe at once. The distributor removes a consumer that has
  * closed from {@code consumers} when its scan meets it, so a long-running channel keeps neither
@@ -38,14 +39,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>A consumer on the source's worker</h2>
  * It would wait for itself: whichever of the two that worker runs first, the other waits behind it
  * (a producer blocks at its high-water mark). So such a consumer is refused when it is dispatched
- * ({@link #refuseConsumersOn}, before it is queued) or when it joins on that worker, and the
+ * (the binding's {@code sentTo}, before it is queued) or when it joins on that worker, and the
  * channel fails: {@code misuse} is set, then the source's live stream is closed and the distributor
  * woken; the distributor, which publishes {@code sourceStream} before it reads {@code misuse} each
  * item, stops and fails every pipe with that error, so no consumer waits for items that will not come.
  *
  * @param <T> the item type
  */
-public final class ChannelImpl<T> implements Channel<T> {
+public final class ChannelImpl<T> implements Channel<T>, Endpoint {
 
     private static final AtomicInteger CHANNELS = new AtomicInteger();
     private static final VarHandle MISUSE;
@@ -96,57 +97,89 @@ public final class ChannelImpl<T> implements Channel<T> {
     }
 
     /**
-     * Reserves a consumer end on every channel among a task's arguments; nothing is routed to a
-     * reserved end until {@link #attachAll} attaches it, so a task that is refused before then
-     * (by its worker, say) leaves no end that items were routed to and that nobody will consume.
+     * Reserves a consumer end for one execution of a task that takes this channel; nothing is
+     * routed to it until the task's worker admits the task, so a task refused before then (by its
+     * worker, say) leaves no end that items were routed to and that nobody will consume.
      *
-     * @param args the task's arguments
-     * @return the reserved ends by argument position, or null if no argument is a channel
-     * @throws IllegalStateException if one of the channels has ended
+     * @throws IllegalStateException if the channel has ended
      */
-    static Reserved<?>[] reserveAll(Object[] args) {
-        Reserved<?>[] reserved = null;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i] instanceof TaskArg taskArg && taskArg.task() instanceof ChannelImpl<?> channel) {
-                if (reserved == null) {
-                    reserved = new Reserved<?>[args.length];
-                }
-                reserved[i] = channel.reserve();
-            }
-        }
-        return reserved;
+    @Override
+    public Endpoint.Binding bind(Invocation consumer) {
+        return new ConsumerEnd(consumer, reserve());
     }
 
     /**
-     * Attaches the ends that {@link #reserveAll} reserved, once the task's worker has accepted it.
-     *
-     * @param reserved the reserved ends by argument position
-     * @return the consumer ends by argument position
+     * One execution's consumer end. {@code state} goes from null to the attached end (at admission,
+     * or when a task-arg's run opens it) and to {@link #DONE} when the execution completes; whoever
+     * comes second closes the end, so an end attached while the execution is being cancelled is
+     * closed too.
      */
-    static LiveStream<?>[] attachAll(Reserved<?>[] reserved) {
-        LiveStream<?>[] ends = new LiveStream<?>[reserved.length];
-        for (int i = 0; i < reserved.length; i++) {
-            if (reserved[i] != null) {
-                ends[i] = reserved[i].attach();
+    private final class ConsumerEnd implements Endpoint.Binding {
+        private static final Object DONE = new Object();
+        private final Invocation consumer;
+        private final Pipe<T> pipe;
+        private final AtomicReference<Object> state = new AtomicReference<>();
+
+        ConsumerEnd(Invocation consumer, Pipe<T> pipe) {
+            this.consumer = consumer;
+            this.pipe = pipe;
+        }
+
+        @Override
+        public void sentTo(Worker worker) {
+            if (sourceWorker() == worker) {
+                throw fail(consumer.toString(), worker);
             }
         }
-        return ends;
-    }
 
-    /** A consumer's pipe, made but not yet seen by the distributor. */
-    record Reserved<T>(ChannelImpl<T> channel, Pipe<T> pipe) {
-        LiveStream<T> attach() {
-            return channel.attach(pipe);
+        @Override
+        public void admitted() {
+            attachOnce();
+        }
+
+        @Override
+        public Object open(Worker worker) {
+            return attachOnce();
+        }
+
+        private LiveStream<T> attachOnce() {
+            Object known = state.get();
+            if (known instanceof LiveStream<?>) {
+                @SuppressWarnings("unchecked") // only this class stores ends, of T
+                LiveStream<T> end = (LiveStream<T>) known;
+                return end;
+            }
+            LiveStream<T> end = attach(pipe);
+            if (!state.compareAndSet(null, end)) {
+                end.close(); // the execution completed meanwhile
+            }
+            return end;
+        }
+
+        @Override
+        public void closeAfterRun() {
+            close();
+        }
+
+        @Override
+        public void completed(Throwable failure) {
+            close();
+        }
+
+        private void close() {
+            if (state.getAndSet(DONE) instanceof LiveStream<?> end) {
+                end.close();
+            }
         }
     }
 
-    private Reserved<T> reserve() {
+    private Pipe<T> reserve() {
         IllegalStateException misused = misuse; // it fails the channel even before the distributor has started
         if (ended || misused != null) {
             throw new IllegalStateException(name + " has ended (its source is exhausted, failed, or every consumer"
                     + " closed); make a new channel(source) to stream the items again", misused != null ? misused : endFailure);
         }
-        return new Reserved<>(this, new Pipe<>(highWaterMark, distributorWait, name + " consumer " + reservations.incrementAndGet()));
+        return new Pipe<>(highWaterMark, distributorWait, name + " consumer " + reservations.incrementAndGet());
     }
 
     /**
@@ -154,29 +187,12 @@ public final class ChannelImpl<T> implements Channel<T> {
      * on the first.
      */
     LiveStream<T> attach() {
-        LiveStream<T> end = attach(reserve().pipe());
+        LiveStream<T> end = attach(reserve());
         Worker producer = sourceWorker();
-        if (producer != null && producer.thread() == Thread.currentThread()) {
+        if (producer != null && producer.isCurrent()) {
             throw fail("join() on " + Thread.currentThread().getName(), producer);
         }
         return end;
-    }
-
-    /**
-     * Refuses a task sent to the worker that runs the source of one of its channel arguments,
-     * before it is queued there, and fails that channel: see the class comment.
-     *
-     * @param consumer the task, whose channel arguments are attached
-     * @param worker where it is being sent
-     * @throws IllegalStateException if that worker runs the source of one of its channels
-     */
-    static void refuseConsumersOn(Worker worker, Call<?> consumer) {
-        for (Object arg : consumer.args()) {
-            if (arg instanceof TaskArg taskArg && taskArg.task() instanceof ChannelImpl<?> channel
-                    && channel.sourceWorker() == worker) {
-                throw channel.fail(consumer.toString(), worker);
-            }
-        }
     }
 
     /** Where the distributor's {@code task.join()} runs the source; null for local items. */

@@ -22,43 +22,40 @@ public final class Definition {
         /**
          * Runs the function.
          *
-         * @param args the resolved arguments, as many as the arity
-         * @param pipe where a streaming moroutine sends its items (it finishes the pipe); null otherwise
+         * @param args the resolved arguments, as many as the arity; a streaming moroutine's output
+         *     follows them (see {@link StreamCall#output})
          * @return the result (null for a streaming moroutine)
          * @throws Exception whatever the function throws
          */
-        Object invoke(Object[] args, Pipe<Object> pipe) throws Exception;
+        Object invoke(Object[] args) throws Exception;
     }
 
     private static final VarHandle DEDICATED;
 
     static {
         try {
-            DEDICATED = MethodHandles.lookup().findVarHandle(Definition.class, "dedicated", ThreadWorker.class);
+            DEDICATED = MethodHandles.lookup().findVarHandle(Definition.class, "dedicated", Worker.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private final Mo moroutine;
-    private final boolean streaming;
     private final Class<?> declaringClass;
     private final String site;
     private final Invoker invoker;
     private volatile String id;
-    private volatile ThreadWorker dedicated;
+    private volatile Worker dedicated;
 
     /**
      * Makes the definition of a moroutine.
      *
      * @param moroutine the public moroutine object, which must end up in a static final field
      * @param site the frame of the {@code mo(…)} call
-     * @param streaming whether calls produce a stream of items rather than one value
      * @param invoker the function
      */
-    public Definition(Mo moroutine, StackWalker.StackFrame site, boolean streaming, Invoker invoker) {
+    public Definition(Mo moroutine, StackWalker.StackFrame site, Invoker invoker) {
         this.moroutine = moroutine;
-        this.streaming = streaming;
         this.declaringClass = site.getDeclaringClass();
         this.site = site.getFileName() + ":" + site.getLineNumber();
         this.invoker = invoker;
@@ -88,14 +85,15 @@ public final class Definition {
      *
      * @param task the task-arg
      * @param position its argument position, from 1
-     * @return the argument marked as a task-arg
+     * @return the argument as it crosses the seam: a stream or a channel is a {@link StreamArg},
+     *     any other task a {@link TaskArg}
      */
     public static Object taskArg(Task<?> task, int position) {
         if (task == null) {
             throw new NullPointerException("task-arg " + position + " is null; pass a task made by a moroutine's call(…), "
                     + "or cast a null value to the parameter's type");
         }
-        return new TaskArg(task instanceof ChannelImpl<?> channel ? channel : Call.of(task));
+        return task instanceof Endpoint stream ? new StreamArg(stream) : new TaskArg(Call.of(task));
     }
 
     /**
@@ -119,18 +117,6 @@ public final class Definition {
     public <R> Call<R> call(Object... args) {
         id();
         return new Call<>(this, args, null, null);
-    }
-
-    /**
-     * Describes a call of a streaming moroutine.
-     *
-     * @param args the arguments: values, or {@link #taskArg}s
-     * @param <T> the item type
-     * @return the task
-     */
-    public <T> StreamCall<T> streamCall(Object... args) {
-        id();
-        return new StreamCall<>(this, args, null, null, 0);
     }
 
     /**
@@ -165,9 +151,10 @@ public final class Definition {
          */
         public Object value(int index) {
             Object arg = call.args()[index];
-            if (arg instanceof TaskArg taskArg) {
+            if (arg instanceof TaskArg || arg instanceof StreamArg) {
+                Object task = arg instanceof TaskArg taskArg ? taskArg.task() : ((StreamArg) arg).endpoint();
                 throw new IllegalArgumentException("argument " + (index + 1) + " of " + call + " is the task-arg "
-                        + taskArg.task() + ", whose value exists only on a worker");
+                        + task + ", whose value exists only on a worker");
             }
             return arg;
         }
@@ -182,12 +169,8 @@ public final class Definition {
         return moroutine;
     }
 
-    Object invoke(Object[] args, Pipe<Object> pipe) throws Exception {
-        return invoker.invoke(args, pipe);
-    }
-
-    boolean streaming() {
-        return streaming;
+    Object invoke(Object[] args) throws Exception {
+        return invoker.invoke(args);
     }
 
     /**
@@ -195,7 +178,7 @@ public final class Definition {
      * {@link IdleTimeout} and is started again by the next dispatch (see {@link ThreadWorker}).
      */
     Worker dedicatedWorker() {
-        ThreadWorker worker = dedicated;
+        Worker worker = dedicated;
         if (worker != null) {
             return worker;
         }

@@ -2,7 +2,6 @@ package dev.moroutine.internal;
 
 import dev.moroutine.AbortController;
 import dev.moroutine.Signal;
-import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -14,8 +13,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One run of a {@link Call}: the queue element and, at once, the future its caller holds, so a
- * dispatch allocates one object besides the task. It completes exactly once, and whichever comes
+ * One run of an {@link Invocation}: the queue element and, at once, the future its caller holds, so a
+ * dispatch allocates one object besides the task. Its {@link Endpoint}s are bound once per
+ * execution (see {@link Endpoint.Binding} for the order of the steps). It completes exactly once, and whichever comes
  * first wins: with the result; with the moroutine's exception; with a {@link TimeoutException}
  * when it runs over its timeout; or with a {@link CancellationException} when it is cancelled or
  * its worker stops first. A {@code CancellationException} thrown by the moroutine itself (say from
@@ -31,7 +31,7 @@ import java.util.concurrent.TimeoutException;
  * A stopper ({@code cancel(true)}, the timeout, a force-stop, a stream consumer that closes) first
  * completes the execution; only the one that wins that race goes on. If the worker has taken the
  * execution, the stopper fires the run's stop signal (seen through each {@link RunSignal}
- * argument) and, to interrupt, moves RUNNING to INTERRUPTING, interrupts the worker thread and sets
+ * argument) and, to interrupt, moves RUNNING to INTERRUPTING, interrupts the run and sets
  * INTERRUPTED. The worker writes RUNNING before it checks whether the execution is complete, and
  * a stopper completes it before it reads the state, so either the worker skips the execution or
  * the stopper sees it running. A worker that did not complete the execution itself (skipped, lost
@@ -52,8 +52,6 @@ import java.util.concurrent.TimeoutException;
  */
 public final class Execution<R> extends CompletableFuture<R> {
 
-    private static final SpinBudget UNKNOWN_WORKER_SPIN = new SpinBudget(20_000);
-
     private static final int QUEUED = 0;
     private static final int RUNNING = 1;
     private static final int INTERRUPTING = 2;
@@ -70,61 +68,123 @@ public final class Execution<R> extends CompletableFuture<R> {
         }
     }
 
-    private final Call<R> call;
-    private final Pipe<Object> pipe;
+    private final Invocation invocation;
+    /** One binding per argument position that is an {@link Endpoint} (and one past them for an output); null if none. */
+    private final Endpoint.Binding[] bindings;
     /** Written once by the dispatching thread before the queue hand-off. */
     private Worker worker;
     private volatile int runState = QUEUED;
     /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */
     private AbortController stopSignal;
 
-    /** Consumer ends of the channels among the arguments, reserved now and attached in {@link #admitted}; null if none. */
-    private final ChannelImpl.Reserved<?>[] reservedEnds;
-    /** The attached ends; written once by the dispatching thread before the queue hand-off. */
-    private LiveStream<?>[] channelEnds;
-
     /**
-     * An execution of {@code call}; for a streaming call, {@code pipe} takes its items. A channel
-     * argument gets its consumer end reserved now (an ended channel refuses the task) and attached
-     * when the task is dispatched, as in the seed: a consumer whose task starts late still gets its
-     * share instead of finding the channel ended.
+     * An execution of {@code invocation}, binding each of its endpoint arguments now (an ended
+     * channel refuses the task here).
+     *
+     * @param invocation the task
+     * @param output the binding of the function's own output stream, or null for a value moroutine
      */
-    Execution(Call<R> call, Pipe<Object> pipe) {
-        this.call = call;
-        this.pipe = pipe;
-        this.reservedEnds = ChannelImpl.reserveAll(call.args());
-    }
-
-    private static void closeAll(LiveStream<?>[] ends) {
-        for (LiveStream<?> end : ends) {
-            if (end != null) {
-                end.close();
-            }
+    public Execution(Invocation invocation, Endpoint.Binding output) {
+        this.invocation = invocation;
+        this.bindings = bindAll(invocation, output);
+        if (bindings != null) {
+            whenComplete((ignored, failure) -> {
+                for (Endpoint.Binding binding : bindings) {
+                    if (binding != null) {
+                        binding.completed(failure);
+                    }
+                }
+            });
         }
     }
 
-    Call<R> call() {
-        return call;
+    /** Binds the endpoints among {@code args}; if one refuses, releases those already bound. */
+    static Endpoint.Binding[] bindAll(Invocation invocation, Endpoint.Binding output) {
+        Object[] args = invocation.args();
+        Endpoint.Binding[] bound = null;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                if (args[i] instanceof StreamArg stream) {
+                    if (bound == null) {
+                        bound = new Endpoint.Binding[args.length + 1];
+                    }
+                    bound[i] = stream.endpoint().bind(invocation);
+                }
+            }
+        } catch (RuntimeException | Error refused) {
+            if (bound != null) {
+                for (Endpoint.Binding binding : bound) {
+                    if (binding != null) {
+                        binding.completed(refused);
+                    }
+                }
+            }
+            throw refused;
+        }
+        if (output != null) {
+            if (bound == null) {
+                bound = new Endpoint.Binding[args.length + 1];
+            }
+            bound[args.length] = output;
+        }
+        return bound;
     }
 
-    void sentTo(Worker target) {
-        if (reservedEnds != null) {
-            ChannelImpl.refuseConsumersOn(target, call); // before it is queued where it would wait for itself
+    /**
+     * The task this is an execution of.
+     *
+     * @return the invocation
+     */
+    public Invocation invocation() {
+        return invocation;
+    }
+
+    /**
+     * Records the worker the execution is being sent to; its endpoints may refuse it there.
+     *
+     * @param target the worker
+     * @throws IllegalStateException if an endpoint refuses (the execution would wait for itself)
+     */
+    public void sentTo(Worker target) {
+        if (bindings != null) {
+            for (Endpoint.Binding binding : bindings) {
+                if (binding != null) {
+                    binding.sentTo(target); // before it is queued where it would wait for itself
+                }
+            }
         }
         worker = target;
     }
 
     /**
-     * Its worker has admitted it and queues it next: its channel ends are attached only now, so
-     * that a task refused before (by {@link #sentTo}, or by a worker that is stopping) leaves no
-     * end that items go to.
+     * Its worker has admitted it and queues it next: endpoints attach only now (a channel's consumer
+     * end, say), so that a task refused before leaves nothing that items go to.
      */
-    void admitted() {
-        if (reservedEnds != null) {
-            LiveStream<?>[] ends = ChannelImpl.attachAll(reservedEnds);
-            channelEnds = ends;
-            whenComplete((ignored, failure) -> closeAll(ends)); // also when it never runs
+    public void admitted() {
+        if (bindings != null) {
+            for (Endpoint.Binding binding : bindings) {
+                if (binding != null) {
+                    binding.admitted();
+                }
+            }
         }
+    }
+
+    /**
+     * Why this execution holds its worker, for messages.
+     *
+     * @return the task, and what its endpoints add
+     */
+    public String describe() {
+        if (bindings != null) {
+            for (Endpoint.Binding binding : bindings) {
+                String why = binding != null ? binding.holdsWorker() : null;
+                if (why != null) {
+                    return why;
+                }
+            }
+        }
+        return invocation.toString();
     }
 
     /** Waits like {@link CompletableFuture#join()}, after spinning briefly: the answer is often sub-microsecond. */
@@ -142,17 +202,16 @@ public final class Execution<R> extends CompletableFuture<R> {
     }
 
     private SpinBudget callerSpin() {
-        return worker instanceof ThreadWorker threadWorker ? threadWorker.callerSpin() : UNKNOWN_WORKER_SPIN;
+        return worker.callerSpin();
     }
 
-    /** The worker this execution was sent to. */
-    Worker worker() {
+    /**
+     * The worker this execution was sent to.
+     *
+     * @return the worker
+     */
+    public Worker worker() {
         return worker;
-    }
-
-    /** Where a streaming call sends its items; null for a value call. */
-    Pipe<Object> pipe() {
-        return pipe;
     }
 
     /**
@@ -162,9 +221,9 @@ public final class Execution<R> extends CompletableFuture<R> {
      * {@link VirtualMachineError}, which ends the worker thread (it then gets replaced). A timeout
      * (the task's, or else its pool's) is counted from here.
      */
-    @SuppressWarnings("unchecked") // the definition's invoker returns the moroutine's R
+    @SuppressWarnings("unchecked") // the invocation returns the moroutine's R
     void run(WorkerContext context, Runnable beforeCompletion) {
-        AbortController stop = call.takesSignal() ? new AbortController() : null;
+        AbortController stop = invocation.takesSignal() ? new AbortController() : null;
         stopSignal = stop;
         runState = RUNNING; // before the isDone() check: see the class comment
         boolean completedHere = false;
@@ -179,7 +238,7 @@ public final class Execution<R> extends CompletableFuture<R> {
             Object result;
             Throwable failure = null;
             try {
-                result = context.invoke(call, pipe, channelEnds, stop != null ? stop.signal() : null);
+                result = context.invoke(invocation, bindings, worker, stop != null ? stop.signal() : null);
             } catch (VirtualMachineError fatal) {
                 throw fatal;
             } catch (Throwable thrown) {
@@ -207,15 +266,16 @@ public final class Execution<R> extends CompletableFuture<R> {
 
     /** The task's own timeout, or else its pool's; null for none. */
     private Duration timeout() {
-        Duration own = call.timeout();
+        Duration own = invocation.timeout();
         if (own != null) {
             return own;
         }
-        return worker instanceof ThreadWorker pooled && pooled.pool() != null ? pooled.pool().taskTimeout() : null;
+        WorkerGroup group = worker.group();
+        return group != null ? group.taskTimeout() : null;
     }
 
     private void timedOut(Duration timeout) {
-        TimeoutException late = new TimeoutException(call + " did not finish within its timeout of " + timeout + " on "
+        TimeoutException late = new TimeoutException(invocation + " did not finish within its timeout of " + timeout + " on "
                 + worker + ", so it was interrupted; give it more time with withTimeout(…) on the task or"
                 + " withTaskTimeout(…) on the pool");
         if (!stop(late, true)) {
@@ -251,7 +311,7 @@ public final class Execution<R> extends CompletableFuture<R> {
             } finally { // an Error from a signal action must not leave the task running
                 if (interrupt && RUN_STATE.compareAndSet(this, RUNNING, INTERRUPTING)) {
                     try {
-                        worker.thread().interrupt();
+                        worker.interruptRun();
                     } finally { // even if interrupting threw, the worker must not wait in leave() forever
                         runState = INTERRUPTED;
                     }
@@ -282,13 +342,17 @@ public final class Execution<R> extends CompletableFuture<R> {
      */
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-        CancellationException cancelled = new CancellationException(call + " was cancelled");
+        CancellationException cancelled = new CancellationException(invocation + " was cancelled");
         boolean now = mayInterruptIfRunning ? stop(cancelled, true) : completeExceptionally(cancelled);
         return now || isCancelled();
     }
 
-    /** Cancels this execution for a reason of the library's; a running one has its {@link Signal} arguments fire. */
-    void cancel(String why) {
-        stop(new CancellationException(why + " (" + call + ")"), false);
+    /**
+     * Cancels this execution for a reason of the library's; a running one has its {@link Signal} arguments fire.
+     *
+     * @param why the reason, for the message
+     */
+    public void cancel(String why) {
+        stop(new CancellationException(why + " (" + invocation + ")"), false);
     }
 }

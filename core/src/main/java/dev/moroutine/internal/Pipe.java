@@ -17,17 +17,20 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  *
  * <h2>State</h2>
  * <pre>
- * OPEN ──producer finishes or fails──► DONE      (the consumer drains what is queued, then ends or throws)
- *   └───consumer closes──────────────► CANCELLED (the producer's next emit throws CancellationException)
+ * OPEN ──producer finishes─────────────────────────────────► DONE      (the consumer drains what is queued, then ends)
+ *   ├───producer fails──► FAILING ──failure published──────► DONE      (… then throws the failure)
+ *   └───consumer closes─────────────────────────────────────► CANCELLED (the producer's next emit throws CancellationException)
  * </pre>
+ * Only one of the three CASes from OPEN wins. FAILING lasts while {@code fail} writes the failure
+ * before DONE; a consumer that finds it spins until DONE, so it never reads a DONE without its failure.
  *
  * <h2>Waiting</h2>
  * Both sides spin briefly, then park. The producer writes an item, fences, and reads
  * {@code consumerParked}; the consumer sets it, fences and polls again before parking, so a wake
- * is never lost. The consumer publishes its count with a release store and reads the producer's
- * parked flag without a fence on the fast path: if that read is stale, the producer is parked on a
- * full pipe, so the consumer either takes another item (and reads the flag again) or runs dry and
- * takes the fenced slow path, which wakes the producer. So neither side can sleep forever while
+ * is never lost. The consumer publishes its count with a volatile store (the StoreLoad it needs
+ * before it reads the producer's parked flag in {@code ProducerWait.wake}), so either the producer,
+ * announcing that it parks and then re-checking for room, sees the new count, or the consumer sees
+ * the producer parked and wakes it. So neither side can sleep forever while
  * the other has made room or items. The consumer's thread is recorded only while it may park:
  * it is forgotten when the consumer wakes and when the pipe ends, so that the pipe, which a
  * live stream's cleaner keeps until the stream is unreachable, does not keep an ended consumer
@@ -354,11 +357,6 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                 action.run();
             }
         }
-    }
-
-    /** True once the producer finished or failed, or the consumer cancelled. */
-    boolean closed() {
-        return state != OPEN;
     }
 
     @Override

@@ -117,7 +117,7 @@ public final class ThreadWorker implements Worker {
     private final MpscUnboundedAtomicArrayQueue<Execution<?>> queue = new MpscUnboundedAtomicArrayQueue<>(QUEUE_CHUNK);
     private final String name;
     private final int index;
-    private final WorkerPool pool;
+    private final WorkerGroup group;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final WorkerProgress progress = new WorkerProgress();
     private final Runnable markTaken = progress::markTaken;
@@ -135,19 +135,27 @@ public final class ThreadWorker implements Worker {
     private volatile String stopReason = "worker stopped";
     private int generation;
 
-    ThreadWorker(String name, int index, WorkerPool pool) {
-        this(name, index, pool, Thread::start);
+    /**
+     * Makes a worker; {@link #start()} starts its thread.
+     *
+     * @param name its thread's name
+     * @param index its position in its pool
+     * @param group its pool, or null for a moroutine's dedicated worker (which retires when idle)
+     */
+    public ThreadWorker(String name, int index, WorkerGroup group) {
+        this(name, index, group, Thread::start);
     }
 
     /** A worker whose threads are started by {@code starter}: a test's way to see {@link Thread#start} fail. */
-    ThreadWorker(String name, int index, WorkerPool pool, Consumer<Thread> starter) {
+    ThreadWorker(String name, int index, WorkerGroup group, Consumer<Thread> starter) {
         this.name = name;
         this.index = index;
-        this.pool = pool;
+        this.group = group;
         this.starter = starter;
     }
 
-    void start() {
+    /** Starts the worker's thread. */
+    public void start() {
         starter.accept(newThread(null));
     }
 
@@ -163,8 +171,9 @@ public final class ThreadWorker implements Worker {
         return created;
     }
 
-    WorkerPool pool() {
-        return pool;
+    @Override
+    public WorkerGroup group() {
+        return group;
     }
 
     @Override
@@ -174,7 +183,7 @@ public final class ThreadWorker implements Worker {
         if (lifecycle != OPEN) {
             ADMITTED.getAndAdd(this, -1L);
             wake(); // a stopping thread may be waiting for this dispatch to offer
-            throw new RejectedExecutionException(stopReason + "; " + execution.call() + " was not queued");
+            throw new RejectedExecutionException(stopReason + "; " + execution.invocation() + " was not queued");
         }
         try {
             execution.admitted(); // attaches its channel ends (starting a distributor thread may fail)
@@ -252,9 +261,28 @@ public final class ThreadWorker implements Worker {
         return (int) Math.max(0, queue.currentProducerIndex() - done);
     }
 
-    @Override
+    /**
+     * The platform thread that runs this worker's tasks now; a dead thread's replacement is another.
+     *
+     * @return the thread
+     */
     public Thread thread() {
         return thread;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean isCurrent() {
+        return Thread.currentThread() == thread;
+    }
+
+    @Override
+    public void interruptRun() {
+        thread.interrupt();
     }
 
     @Override
@@ -262,16 +290,16 @@ public final class ThreadWorker implements Worker {
         return index;
     }
 
-    /** Graceful stop: run what is queued, then end. Does nothing once stopping or stopped. */
-    void drain(String reason) {
+    @Override
+    public void drain(String reason) {
         if (LIFECYCLE.compareAndSet(this, OPEN, DRAINING)) {
             stopReason = reason;
             LockSupport.unpark(thread);
         }
     }
 
-    /** Immediate stop: fail what is queued and running, and interrupt the thread. */
-    void forceStop(String reason) {
+    @Override
+    public void forceStop(String reason) {
         stopReason = reason;
         lifecycle = STOPPED;
         Execution<?> running = progress.current;
@@ -290,27 +318,24 @@ public final class ThreadWorker implements Worker {
         LockSupport.unpark(thread);
     }
 
-    boolean awaitStopped(long timeout, TimeUnit unit) throws InterruptedException {
+    @Override
+    public boolean awaitStopped(long timeout, TimeUnit unit) throws InterruptedException {
         return stopped.await(timeout, unit);
     }
 
-    /** Whether the worker's last thread has finished with the queue (its task-arg values are closed). */
-    boolean isStopped() {
+    @Override
+    public boolean isStopped() {
         return stopped.getCount() == 0;
     }
 
-    /** The execution running now, or null: for a close() that says what it is waiting for. */
-    Execution<?> running() {
+    @Override
+    public Execution<?> running() {
         return progress.current;
     }
 
-    /** The adaptive spin of callers waiting for this worker's answers. */
-    SpinBudget callerSpin() {
+    @Override
+    public SpinBudget callerSpin() {
         return callerSpin;
-    }
-
-    boolean isOwnThread(Thread candidate) {
-        return candidate == thread;
     }
 
     private void loop(Death predecessor) {
@@ -319,8 +344,7 @@ public final class ThreadWorker implements Worker {
             if (predecessor != null) {
                 predecessor.report("a new thread replaced it", null);
             }
-            int highWaterMark = pool != null ? pool.highWaterMark() : Streams.DEFAULT_HIGH_WATER_MARK;
-            try (WorkerContext context = new WorkerContext(name, highWaterMark)) {
+            try (WorkerContext context = new WorkerContext(name)) {
                 death = work(context);
                 // Values are closed normally even after a forced stop: see the class comment.
                 for (int state; (state = exit) == INTERRUPTING || !EXIT.compareAndSet(this, state, EXITING); ) {
@@ -340,7 +364,7 @@ public final class ThreadWorker implements Worker {
     /** What killed a thread; reported once its task-arg values are closed. */
     private record Death(Execution<?> execution, VirtualMachineError error, String threadName) {
         void report(String aftermath, Throwable alsoFailed) {
-            WorkerDiedException died = new WorkerDiedException(threadName + " died running " + execution.call() + ": "
+            WorkerDiedException died = new WorkerDiedException(threadName + " died running " + execution.invocation() + ": "
                     + error + "; " + aftermath, error);
             if (alsoFailed != null) {
                 died.addSuppressed(alsoFailed);
@@ -359,7 +383,7 @@ public final class ThreadWorker implements Worker {
             starter.accept(newThread(death));
             return true;
         } catch (Throwable cannotStart) { // typically OutOfMemoryError: unable to create native thread
-            if (pool == null) { // a dedicated worker cannot be replaced by its user: it must not stop for good
+            if (group == null) { // a dedicated worker cannot be replaced by its user: it must not stop for good
                 death.report("no new thread could be started to replace it (" + cannotStart + "); the next call tries again",
                         cannotStart);
                 retireWithoutThread(cannotStart);
@@ -387,10 +411,10 @@ public final class ThreadWorker implements Worker {
                 if (!awaitingWork()) {
                     return null;
                 }
-                long idleSince = pool == null ? System.nanoTime() : 0; // only dedicated workers time out
+                long idleSince = group == null ? System.nanoTime() : 0; // only dedicated workers time out
                 execution = idle();
                 if (execution == null) {
-                    if (pool == null && System.nanoTime() - idleSince >= IdleTimeout.nanos() && retire(context)) {
+                    if (group == null && System.nanoTime() - idleSince >= IdleTimeout.nanos() && retire(context)) {
                         return RETIREMENT;
                     }
                     continue;
@@ -454,7 +478,7 @@ public final class ThreadWorker implements Worker {
         parked = 1;
         execution = queue.poll();
         if (execution == null && awaitingWork()) {
-            if (pool != null) {
+            if (group != null) {
                 LockSupport.park(this);
             } else {
                 LockSupport.parkNanos(this, IdleTimeout.nanos());

@@ -15,10 +15,9 @@ final class Waiting {
      * the caller's.
      */
     static <R> R await(Execution<R> execution) {
-        Thread caller = Thread.currentThread();
-        if (!execution.isDone() && execution.worker().thread() == caller) {
+        if (!execution.isDone() && execution.worker().isCurrent()) {
             execution.cancel("not run");
-            throw new IllegalStateException(caller.getName() + " waited for " + execution.call()
+            throw new IllegalStateException(Thread.currentThread().getName() + " waited for " + execution.invocation()
                     + ", which is queued behind the task it is running, on the same worker: it would wait for itself."
                     + " Use future() without blocking, or run the inner task on another worker or pool");
         }
@@ -27,7 +26,7 @@ final class Waiting {
         } catch (CompletionException failed) {
             // join() wraps the stored failure, except a CompletionException the function threw, which may have no cause.
             Throwable cause = failed.getCause() != null ? failed.getCause() : failed;
-            throw new TaskFailedException(execution.call() + " failed: " + cause, cause);
+            throw new TaskFailedException(execution.invocation() + " failed: " + cause, cause);
         } catch (CancellationException cancelled) {
             // join() wraps the stored exception in its own (message "join"); ours says why.
             Throwable why = cancelled.getCause() instanceof CancellationException stored ? stored : cancelled;

@@ -2,11 +2,9 @@ package dev.moroutine.internal;
 
 import dev.moroutine.Signal;
 import dev.moroutine.TaskFailedException;
-import dev.moroutine.stream.LiveStream;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,69 +16,80 @@ final class WorkerContext implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WorkerContext.class.getName());
 
     private final String workerName;
-    private final int highWaterMark;
-    private final Map<Call<?>, Object> values = new IdentityHashMap<>();
+    private final Map<Invocation, Object> values = new IdentityHashMap<>();
     private final ArrayDeque<AutoCloseable> closeables = new ArrayDeque<>();
 
-    WorkerContext(String workerName, int highWaterMark) {
+    WorkerContext(String workerName) {
         this.workerName = workerName;
-        this.highWaterMark = highWaterMark;
     }
 
     /**
-     * Runs a call's function on this worker: task-args are replaced by their cached values (run
-     * once per worker), stream task-args and channels by live streams opened for this call only
-     * (a channel's end was usually attached at dispatch: {@code channelEnds}) and closed when it
-     * returns, and, given the run's {@code stop} signal, {@link Signal} arguments by a
+     * Runs an invocation's function on this worker: task-args are replaced by their cached values
+     * (run once per worker), endpoints by what their bindings open for this run only (closed when
+     * it returns), and, given the run's {@code stop} signal, {@link Signal} arguments by a
      * {@link RunSignal} that also fires with it.
+     *
+     * @param bindings the execution's endpoint bindings by position, or null to bind them here (a task-arg's)
      */
-    Object invoke(Call<?> call, Pipe<Object> pipe, LiveStream<?>[] channelEnds, Signal stop) throws Exception {
-        Object[] args = call.args();
+    Object invoke(Invocation invocation, Endpoint.Binding[] bindings, Worker worker, Signal stop) throws Exception {
+        Object[] args = invocation.args();
         Object[] resolved = args;
-        List<LiveStream<?>> opened = null;
+        Endpoint.Binding[] opened = bindings;
+        int openedCount = 0;
         try {
             for (int i = 0; i < args.length; i++) {
-                if (args[i] instanceof TaskArg taskArg) {
+                Object arg = args[i];
+                if (arg instanceof TaskArg taskArg) {
                     if (resolved == args) {
                         resolved = args.clone();
                     }
-                    Object source = taskArg.task();
-                    if (source instanceof Call<?> task && !(source instanceof StreamCall<?>)) {
-                        resolved[i] = valueOf(task, call);
-                    } else {
-                        LiveStream<?> live = source instanceof StreamCall<?> stream
-                                ? stream.open(stream.defaultWorker(), highWaterMark)
-                                : channelEnds != null && channelEnds[i] != null
-                                        ? channelEnds[i]
-                                        : ((ChannelImpl<?>) source).attach();
-                        if (opened == null) {
-                            opened = new ArrayList<>(2);
-                        }
-                        opened.add(live);
-                        resolved[i] = live;
+                    resolved[i] = valueOf(taskArg.task(), invocation, worker);
+                } else if (arg instanceof StreamArg) {
+                    if (opened == null) {
+                        opened = Execution.bindAll(invocation, null);
                     }
-                } else if (stop != null && args[i] instanceof Signal given) {
+                    if (resolved == args) {
+                        resolved = args.clone();
+                    }
+                    resolved[i] = opened[i].open(worker);
+                    openedCount = i + 1;
+                } else if (stop != null && arg instanceof Signal given) {
                     if (resolved == args) {
                         resolved = args.clone();
                     }
                     resolved[i] = new RunSignal(given, stop);
                 }
             }
-            return call.definition().invoke(resolved, pipe);
+            if (opened != null && opened[args.length] != null) { // a streaming function's output
+                resolved = Arrays.copyOf(resolved, args.length + 1);
+                resolved[args.length] = opened[args.length].open(worker);
+            }
+            return invocation.invoke(resolved);
         } finally {
             if (opened != null) {
-                opened.forEach(LiveStream::close);
+                for (int i = 0; i < openedCount; i++) {
+                    if (opened[i] != null) {
+                        opened[i].closeAfterRun();
+                    }
+                }
+                if (bindings == null) { // bound here, for a task-arg: nothing else completes them
+                    for (Endpoint.Binding binding : opened) {
+                        if (binding != null) {
+                            binding.completed(null);
+                        }
+                    }
+                }
             }
         }
     }
 
-    private Object valueOf(Call<?> taskArg, Call<?> outer) throws Exception {
+    private Object valueOf(Invocation taskArg, Invocation outer, Worker worker) throws Exception {
         Object value = values.get(taskArg);
         if (value != null || values.containsKey(taskArg)) {
             return value;
         }
         try {
-            value = invoke(taskArg, null, null, null);
+            value = invoke(taskArg, null, worker, null);
         } catch (VirtualMachineError fatal) {
             throw fatal;
         } catch (Throwable e) {

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The {@link Runner}: a fixed array of {@link ThreadWorker}s and a balancer. See {@link Runner}
+ * The {@link Runner}: a fixed array of {@link Worker}s (made by a {@link Backend}: threads unless
+ * told otherwise) and a balancer. See {@link Runner}
  * for the shutdown state machine; {@code state} is OPEN, CLOSING or CLOSED, and each worker keeps
  * its own lifecycle, which is what actually stops dispatch.
  *
@@ -32,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * in silence; and, after interrupting, for at most {@link #STOP_GRACE}, so that a task which ignores
  * the interrupt cannot hold it, while one that obeys has ended and closed its worker's values.
  */
-public final class WorkerPool implements Runner {
+public final class WorkerPool implements Runner, WorkerGroup {
 
     private static final System.Logger LOG = System.getLogger(WorkerPool.class.getName());
     private static final AtomicInteger POOLS = new AtomicInteger();
@@ -56,7 +57,7 @@ public final class WorkerPool implements Runner {
     }
 
     private final String name;
-    private final ThreadWorker[] workers;
+    private final Worker[] workers;
     private final List<WorkerHandle> handles;
     private final Balancer balancer;
     private final Duration shutdownTimeout;
@@ -65,6 +66,27 @@ public final class WorkerPool implements Runner {
     private final AbortController shutdown = new AbortController();
     private volatile int state = OPEN;
     private volatile Duration warningInterval = HELD_WARNING_INTERVAL;
+
+    /** Makes a pool's workers: the seam a backend implements, besides {@link Worker}. */
+    @FunctionalInterface
+    public interface Backend {
+        /**
+         * Makes and starts one worker of a pool.
+         *
+         * @param name the worker's name
+         * @param index its position in the pool
+         * @param pool the pool, whose settings hold for the tasks it runs
+         * @return the worker, ready to accept executions
+         */
+        Worker start(String name, int index, WorkerGroup pool);
+    }
+
+    /** Workers that are platform threads. */
+    public static final Backend THREADS = (name, index, pool) -> {
+        ThreadWorker worker = new ThreadWorker(name, index, pool);
+        worker.start();
+        return worker;
+    };
 
     /**
      * Makes and starts a pool.
@@ -75,34 +97,39 @@ public final class WorkerPool implements Runner {
      * @param threadNamePrefix the thread name prefix, or null for {@code moroutine-pool-<n>}
      * @param highWaterMark stream items in flight before a producer blocks
      * @param taskTimeout how long a task without its own timeout may run, or null for no limit
+     * @param backend makes the workers
      */
     public WorkerPool(int size, Balancer balancer, Duration shutdownTimeout, String threadNamePrefix, int highWaterMark,
-            Duration taskTimeout) {
+            Duration taskTimeout, Backend backend) {
         this.name = threadNamePrefix != null ? threadNamePrefix : "moroutine-pool-" + POOLS.incrementAndGet();
         this.balancer = balancer;
         this.shutdownTimeout = shutdownTimeout;
         this.taskTimeout = taskTimeout;
         this.highWaterMark = highWaterMark;
-        this.workers = new ThreadWorker[size];
+        this.workers = new Worker[size];
         for (int i = 0; i < size; i++) {
-            workers[i] = new ThreadWorker(name + "-worker-" + i, i, this);
+            workers[i] = backend.start(name + "-worker-" + i, i, this);
         }
         this.handles = List.of(workers);
-        for (ThreadWorker worker : workers) {
-            worker.start();
-        }
     }
 
+    /** A channel does not run on a worker: like its {@code join()}, running it attaches a consumer on the caller. */
     @Override
     public <R> R run(Task<R> task) {
-        Call<R> call = Call.of(task);
-        return call.runOn(place(call), highWaterMark);
+        if (!(Objects.requireNonNull(task, "task") instanceof Call<R> call)) {
+            checkOpen(task);
+            return task.join();
+        }
+        return call.runOn(place(call));
     }
 
     @Override
     public <R> CompletableFuture<R> submit(Task<R> task) {
-        Call<R> call = Call.of(task);
-        return call.submitTo(place(call), highWaterMark);
+        if (!(Objects.requireNonNull(task, "task") instanceof Call<R> call)) {
+            checkOpen(task);
+            return task.future();
+        }
+        return call.submitTo(place(call));
     }
 
     @Override
@@ -110,8 +137,9 @@ public final class WorkerPool implements Runner {
     public <R> List<R> runAll(List<? extends Task<? extends R>> tasks) {
         Objects.requireNonNull(tasks, "tasks");
         for (Task<? extends R> task : tasks) {
-            Call.of(task); // refuse a bad list before anything runs
+            Objects.requireNonNull(task, "a task in the list is null"); // refuse a bad list before anything runs
         }
+        checkOpen(tasks);
         List<Call.Prepared<? extends R>> prepared = new ArrayList<>(tasks.size());
         List<CompletableFuture<? extends R>> futures = new ArrayList<>(tasks.size());
         RuntimeException failure = null;
@@ -119,10 +147,10 @@ public final class WorkerPool implements Runner {
             // Every execution is built, so every channel end attached, before the first is sent: a
             // consumer cannot drain a channel before the other consumers of the batch attach to it.
             for (Task<? extends R> task : tasks) {
-                prepared.add(Call.of(task).prepare(highWaterMark));
+                prepared.add(task instanceof Call<? extends R> call ? call.prepare(this) : Call.Prepared.attached(task));
             }
             for (Call.Prepared<? extends R> next : prepared) {
-                futures.add(next.sendTo(place(next.call())));
+                futures.add(next.call() != null ? next.sendTo(place(next.call())) : next.sendTo(null));
             }
         } catch (RuntimeException refused) { // refused, or the pool closed part-way: still wait for what was sent
             failure = refused;
@@ -156,12 +184,16 @@ public final class WorkerPool implements Runner {
     }
 
     /** The worker that runs {@code call}: its assignment, or the balancer's choice. */
-    private ThreadWorker place(Call<?> call) {
+    private Worker place(Call<?> call) {
+        checkOpen(call);
+        return route(call);
+    }
+
+    private void checkOpen(Object task) {
         if (state != OPEN) {
-            throw new RejectedExecutionException(name + " is closed, so it cannot run " + call
+            throw new RejectedExecutionException(name + " is closed, so it cannot run " + task
                     + "; submit tasks before close(), or make a new pool with workers(n)");
         }
-        return route(call);
     }
 
     @Override
@@ -174,35 +206,35 @@ public final class WorkerPool implements Runner {
         return route(Call.of(task));
     }
 
-    private ThreadWorker route(Call<?> call) {
+    private Worker route(Call<?> call) {
         return call.assigned() != null ? own(call) : select(call);
     }
 
-    private ThreadWorker own(Call<?> call) {
-        ThreadWorker worker = call.assigned();
-        if (worker.pool() != this) {
-            throw new IllegalArgumentException(call + " belongs to " + worker.pool().name + ", not to " + name
+    private Worker own(Call<?> call) {
+        Worker worker = call.assigned();
+        if (worker.group() != this) {
+            throw new IllegalArgumentException(call + " belongs to " + worker.group() + ", not to " + name
                     + "; assign it to one of this pool's workers()");
         }
         return worker;
     }
 
-    private ThreadWorker select(Call<?> call) {
+    private Worker select(Call<?> call) {
         WorkerHandle chosen = balancer.select(handles, call);
-        if (chosen instanceof ThreadWorker worker && worker.pool() == this) {
+        if (chosen instanceof Worker worker && worker.group() == this) {
             return worker;
         }
         throw new IllegalStateException("balancer " + balancer + " returned " + chosen + ", which is not a worker of "
                 + name + "; a balancer must return one of the handles it is given");
     }
 
-    /** Items in flight before a stream producer blocks, for streams run on this pool. */
-    int highWaterMark() {
+    @Override
+    public int highWaterMark() {
         return highWaterMark;
     }
 
-    /** How long a task without a timeout of its own may run on this pool; null for no limit. */
-    Duration taskTimeout() {
+    @Override
+    public Duration taskTimeout() {
         return taskTimeout;
     }
 
@@ -238,8 +270,8 @@ public final class WorkerPool implements Runner {
     @Override
     public void close() {
         Thread caller = Thread.currentThread();
-        for (ThreadWorker worker : workers) {
-            if (worker.isOwnThread(caller)) {
+        for (Worker worker : workers) {
+            if (worker.isCurrent()) {
                 throw new IllegalStateException("close() was called on " + caller.getName() + ", a worker of " + name
                         + ", which would wait for itself; close the pool from outside, or call terminate()");
             }
@@ -248,7 +280,7 @@ public final class WorkerPool implements Runner {
         if (STATE.compareAndSet(this, OPEN, CLOSING)) {
             // Drain before firing, so that a signal action that calls close() again finds the
             // workers already stopping, and one that throws cannot leave them running.
-            for (ThreadWorker worker : workers) {
+            for (Worker worker : workers) {
                 worker.drain(name + " was closed");
             }
             try {
@@ -312,13 +344,13 @@ public final class WorkerPool implements Runner {
     private boolean awaitInterrupted() {
         boolean interrupted = Thread.interrupted();
         long deadline = System.nanoTime() + STOP_GRACE.toNanos();
-        for (ThreadWorker worker : workers) {
+        for (Worker worker : workers) {
             for (;;) {
                 try {
                     if (!worker.awaitStopped(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
                         Execution<?> running = worker.running();
                         LOG.log(System.Logger.Level.WARNING, name + ": close() stops waiting for " + worker + ", "
-                                + (running != null ? "still running " + describe(running) : "still stopping") + " "
+                                + (running != null ? "still running " + running.describe() : "still stopping") + " "
                                 + seconds(STOP_GRACE.toNanos()) + " after interrupting it; that thread ends, closing its"
                                 + " task-arg values, when the task returns");
                     }
@@ -332,21 +364,13 @@ public final class WorkerPool implements Runner {
     }
 
     /** What a worker that close() waits for is doing. */
-    private static String activity(ThreadWorker worker) {
+    private static String activity(Worker worker) {
         Execution<?> running = worker.running();
         if (running == null) {
             return "still stopping";
         }
         int queued = worker.activeCount() - 1;
-        return "running " + describe(running) + (queued > 0 ? ", with " + queued + " more tasks queued" : "")
-                + (running.pipe() != null ? "; a stream's producer keeps its worker until the stream is read to the end"
-                        + " or closed: close the LiveStream (try-with-resources)" : "");
-    }
-
-    /** A running execution, with where its stream was opened if it produces one. */
-    private static String describe(Execution<?> running) {
-        Pipe<Object> pipe = running.pipe();
-        return pipe == null ? running.call().toString() : "the " + pipe + ", opened at " + pipe.openedAt();
+        return "running " + (queued > 0 ? "(with " + queued + " more tasks queued) " : "") + running.describe();
     }
 
     /** Nanoseconds as seconds, as short as exact to the millisecond: "10 s", "0.2 s". */
@@ -362,7 +386,7 @@ public final class WorkerPool implements Runner {
     }
 
     private void forceStop(String reason) {
-        for (ThreadWorker worker : workers) {
+        for (Worker worker : workers) {
             worker.forceStop(reason);
         }
         shutdown.abort(reason); // last: an action that throws cannot keep a worker running

@@ -59,10 +59,10 @@ class ThreadWorkerTest {
     private static void deadThreadNotReplaced(ThreadWorker worker, OutOfMemoryError noThread) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch gate = new CountDownLatch(1);
-        CompletableFuture<Boolean> first = Call.of(hold.call(started, gate)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+        CompletableFuture<Boolean> first = Call.of(hold.call(started, gate)).submitTo(worker);
         assertTrue(started.await(10, TimeUnit.SECONDS));
-        CompletableFuture<Integer> dying = Call.of(overflow.call(0)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
-        CompletableFuture<Integer> behind = Call.of(square.call(3)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+        CompletableFuture<Integer> dying = Call.of(overflow.call(0)).submitTo(worker);
+        CompletableFuture<Integer> behind = Call.of(square.call(3)).submitTo(worker);
         gate.countDown();
 
         assertTrue(worker.awaitStopped(10, TimeUnit.SECONDS), "the worker stops instead of waiting for a thread forever");
@@ -78,7 +78,7 @@ class ThreadWorkerTest {
         assertEquals(why + " before this task started (task dev.moroutine.internal.ThreadWorkerTest#square)",
                 ((CancellationException) cancelled.getCause()).getMessage());
         RejectedExecutionException refused = assertThrows(RejectedExecutionException.class,
-                () -> Call.of(square.call(4)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK));
+                () -> Call.of(square.call(4)).submitTo(worker));
         assertEquals(why + "; task dev.moroutine.internal.ThreadWorkerTest#square was not queued", refused.getMessage());
     }
 
@@ -109,7 +109,7 @@ class ThreadWorkerTest {
                 thread.start();
             });
             worker.start();
-            Thread first = Call.of(here.call(0)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK).get(10, TimeUnit.SECONDS);
+            Thread first = Call.of(here.call(0)).submitTo(worker).get(10, TimeUnit.SECONDS);
             first.join(10_000);
             assertFalse(first.isAlive(), "the idle thread retired");
 
@@ -117,14 +117,14 @@ class ThreadWorkerTest {
             failNext.set(true);
             CompletableFuture<Throwable> restarter = CompletableFuture.supplyAsync(() -> {
                 try {
-                    Call.of(count.call(runs)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+                    Call.of(count.call(runs)).submitTo(worker);
                     return null;
                 } catch (Throwable thrown) {
                     return thrown;
                 }
             }, command -> Thread.ofPlatform().start(command));
             assertTrue(restarting.await(10, TimeUnit.SECONDS));
-            CompletableFuture<Integer> racer = Call.of(square.call(3)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+            CompletableFuture<Integer> racer = Call.of(square.call(3)).submitTo(worker);
             racerQueued.countDown();
 
             assertSame(noThread, restarter.get(10, TimeUnit.SECONDS), "the dispatch that could not start a thread says why");
@@ -133,7 +133,7 @@ class ThreadWorkerTest {
             assertEquals("test-dedicated-restart could not start a thread (" + noThread + "), so this task did not run;"
                     + " the next call tries again (task dev.moroutine.internal.ThreadWorkerTest#square)",
                     ((CancellationException) stranded.getCause()).getMessage());
-            Thread next = Call.of(here.call(1)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK).get(10, TimeUnit.SECONDS);
+            Thread next = Call.of(here.call(1)).submitTo(worker).get(10, TimeUnit.SECONDS);
             assertNotSame(first, next, "the next call started a thread");
             assertEquals(0, runs.get(), "the task whose dispatch threw never runs");
         } finally {
@@ -156,11 +156,11 @@ class ThreadWorkerTest {
         worker.start();
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch gate = new CountDownLatch(1);
-        CompletableFuture<Boolean> first = Call.of(hold.call(started, gate)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+        CompletableFuture<Boolean> first = Call.of(hold.call(started, gate)).submitTo(worker);
         assertTrue(started.await(10, TimeUnit.SECONDS));
         failNext.set(true);
-        CompletableFuture<Integer> dying = Call.of(overflow.call(0)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
-        CompletableFuture<Integer> behind = Call.of(square.call(3)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK);
+        CompletableFuture<Integer> dying = Call.of(overflow.call(0)).submitTo(worker);
+        CompletableFuture<Integer> behind = Call.of(square.call(3)).submitTo(worker);
         gate.countDown();
 
         assertTrue(first.get(10, TimeUnit.SECONDS));
@@ -174,7 +174,7 @@ class ThreadWorkerTest {
         assertEquals("test-dedicated-no-replacement could not start a thread (" + noThread + "), so this task did not run;"
                 + " the next call tries again (task dev.moroutine.internal.ThreadWorkerTest#square)",
                 ((CancellationException) cancelled.getCause()).getMessage());
-        assertEquals(16, Call.of(square.call(4)).submitTo(worker, Streams.DEFAULT_HIGH_WATER_MARK).get(10, TimeUnit.SECONDS),
+        assertEquals(16, Call.of(square.call(4)).submitTo(worker).get(10, TimeUnit.SECONDS),
                 "the next call starts a thread");
     }
 }
