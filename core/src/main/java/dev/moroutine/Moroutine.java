@@ -1,10 +1,10 @@
 package dev.moroutine;
 
-import dev.moroutine.internal.Balancers;
-import dev.moroutine.internal.Definition;
-import dev.moroutine.internal.IdleTimeout;
-import dev.moroutine.internal.Call;
-import dev.moroutine.internal.WorkerPool;
+import dev.moroutine.internal.call.Balancers;
+import dev.moroutine.internal.call.Definition;
+import dev.moroutine.internal.dispatch.IdleTimeout;
+import dev.moroutine.internal.call.Call;
+import dev.moroutine.internal.call.WorkerPool;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -6,7 +6,7 @@ package dev.moroutine;
  *
  * <p>Handles are thread-safe; their readings are snapshots that may be stale by the time they are used.
  */
-public sealed interface WorkerHandle permits dev.moroutine.internal.Worker {
+public sealed interface WorkerHandle permits dev.moroutine.internal.dispatch.Worker {
 
     /**
      * The number of tasks dispatched to this worker that have not finished yet (queued plus running).

@@ -30,4 +30,4 @@ import dev.moroutine.Task;
  *
  * @param <T> the item type
  */
-public sealed interface Channel<T> extends Task<LiveStream<T>> permits dev.moroutine.internal.ChannelImpl {}
+public sealed interface Channel<T> extends Task<LiveStream<T>> permits dev.moroutine.internal.stream.ChannelImpl {}

@@ -4,9 +4,9 @@ package dev.moroutine.stream;
 import dev.moroutine.Mo;
 import dev.moroutine.Moroutine;
 import dev.moroutine.Task;
-import dev.moroutine.internal.Definition;
-import dev.moroutine.internal.Pipe;
-import dev.moroutine.internal.StreamCall;
+import dev.moroutine.internal.call.Definition;
+import dev.moroutine.internal.stream.Pipe;
+import dev.moroutine.internal.stream.StreamCall;
 import java.util.stream.Stream;
 
 /**

@@ -1,7 +1,7 @@
 package dev.moroutine.testing;
 
 import dev.moroutine.WorkerHandle;
-import dev.moroutine.internal.ThreadWorker;
+import dev.moroutine.internal.dispatch.ThreadWorker;
 
 /** For tests that need the thread behind a thread worker, which the public API does not show. */
 public final class WorkerThreads {
