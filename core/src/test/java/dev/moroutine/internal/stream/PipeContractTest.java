@@ -1,4 +1,4 @@
-package dev.moroutine.internal;
+package dev.moroutine.internal.stream;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 

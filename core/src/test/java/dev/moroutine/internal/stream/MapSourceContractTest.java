@@ -1,4 +1,4 @@
-package dev.moroutine.internal;
+package dev.moroutine.internal.stream;
 
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.assertTrue;
