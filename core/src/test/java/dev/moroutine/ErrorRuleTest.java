@@ -60,7 +60,7 @@ class ErrorRuleTest {
     /** Before: pool.run threw the CancellationException itself (fails 5 of 5). */
     @RepeatedTest(5)
     void aFunctionThatStopsOnItsSignalFailsTheBlockingCalls() {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             TaskFailedException run = assertThrows(TaskFailedException.class, () -> pool.run(stopsOnSignal.call(aborted())));
             assertStoppedByItsSignal(run.getCause());
             TaskFailedException all = assertThrows(TaskFailedException.class,
@@ -74,7 +74,7 @@ class ErrorRuleTest {
     /** Before: the future was cancelled and get() threw CancellationException (fails 5 of 5). */
     @RepeatedTest(5)
     void aFunctionThatStopsOnItsSignalFailsItsFutureAsSupplyAsyncWould() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             CompletableFuture<String> future = pool.submit(stopsOnSignal.call(aborted()));
             ExecutionException get = assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
             assertStoppedByItsSignal(get.getCause());
@@ -92,7 +92,7 @@ class ErrorRuleTest {
         CompletionException own = assertInstanceOf(CompletionException.class, e.getCause(), "the moroutine's own exception");
         assertEquals("no cause given", own.getMessage());
         assertTrue(e.getMessage().endsWith("failed: " + own), e.getMessage());
-        try (Runner pool = workers(1);
+        try (Pool pool = workers(1);
                 LiveStream<String> results = map(pool, List.of(throwsCauselessCompletion.call()), 1)) {
             TaskFailedException inMap = assertThrows(TaskFailedException.class, () -> results.forEach(result -> {}));
             assertInstanceOf(CompletionException.class, inMap.getCause(), "map's failure has the task's own exception");
@@ -138,7 +138,7 @@ class ErrorRuleTest {
 
     @Test
     void aTaskStoppedFromOutsideIsACancellation() throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch gate = new CountDownLatch(1);
         CompletableFuture<String> blocked = CompletableFuture.supplyAsync(() -> pool.run(gated.call(started, gate)));

@@ -48,7 +48,7 @@ class ExecutorViewContractTest {
     /** The pool's task timeout completes the task's execution at once; the view must still wait for the task to return. */
     @RepeatedTest(5)
     void aViewTerminatesOnlyAfterATimedOutTaskHasReturned() throws Exception {
-        try (Runner pool = workers(1, PoolOptions.defaults().withTaskTimeout(Duration.ofMillis(20)))) {
+        try (Pool pool = workers(1, PoolOptions.defaults().withTaskTimeout(Duration.ofMillis(20)))) {
             ExecutorService executor = pool.asExecutorService();
             CountDownLatch interrupted = new CountDownLatch(1);
             CountDownLatch gate = new CountDownLatch(1);
@@ -70,7 +70,7 @@ class ExecutorViewContractTest {
     /** The pool's terminate() fails the running execution at once and does not wait; the view's awaitTermination does. */
     @RepeatedTest(5)
     void aViewOfATerminatedPoolTerminatesOnlyAfterItsRunningTaskHasReturned() throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         ExecutorService executor = pool.asExecutorService();
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
@@ -112,7 +112,7 @@ class ExecutorViewContractTest {
             }
             return workers.get(0);
         };
-        Runner pool = workers(1, PoolOptions.defaults().withBalancer(stalls));
+        Pool pool = workers(1, PoolOptions.defaults().withBalancer(stalls));
         ExecutorService executor = pool.asExecutorService();
         Runnable task = () -> { };
         CompletableFuture<Throwable> executed = new CompletableFuture<>();
@@ -154,7 +154,7 @@ class ExecutorViewContractTest {
      */
     @RepeatedTest(3)
     void aFatalErrorFromAnExecutedTaskGoesToTheUncaughtHandlerToo() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             Thread before = threadOf(pool.workers().get(0));
             LinkedBlockingQueue<Throwable> uncaught = new LinkedBlockingQueue<>();
             before.setUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
@@ -172,7 +172,7 @@ class ExecutorViewContractTest {
     @RepeatedTest(3)
     void closeFromOneOfTheViewsOwnTasksSaysItWouldWaitForItself() throws Exception {
         // A shutdown timeout, so that a close() that does wait for itself fails this test instead of hanging it.
-        try (Runner pool = workers(2, PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(1)))) {
+        try (Pool pool = workers(2, PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(1)))) {
             ExecutorService executor = pool.asExecutorService();
             Future<?> closing = executor.submit(() -> {
                 executor.close();

@@ -72,7 +72,7 @@ class TaskArgTest {
         Task<Resource> db = open.call(ledger, "db");
         int perWorker = 200;
         List<CompletableFuture<Integer>> uses = new ArrayList<>();
-        Runner pool = workers(3);
+        Pool pool = workers(3);
         for (int i = 0; i < perWorker; i++) {
             for (WorkerHandle worker : pool.workers()) {
                 uses.add(pool.submit(assign(worker, use.call(db))));
@@ -101,7 +101,7 @@ class TaskArgTest {
         int interrupted = 0;
         int rounds = Stress.scaled(1_000);
         for (int round = 0; round < rounds; round++) {
-            Runner pool = workers(1);
+            Pool pool = workers(1);
             CompletableFuture<Boolean> interruptedOnClose = new CompletableFuture<>();
             assertEquals(1, pool.run(holdsValue.call(reportsInterruptOnClose.call(interruptedOnClose))));
             for (int i = ThreadLocalRandom.current().nextInt(2_000); i > 0; i--) {
@@ -118,7 +118,7 @@ class TaskArgTest {
     @Test
     void distinctTaskObjectsAreDistinctCacheEntriesAndTaskArgsNest() {
         Ledger ledger = new Ledger();
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             Task<Resource> a = open.call(ledger, "a");
             Task<Resource> b = open.call(ledger, "b");
             assertEquals("a+b", pool.run(pair.call(a, b)));
@@ -141,7 +141,7 @@ class TaskArgTest {
     void aFailedTaskArgFailsTheOuterTaskIsNotCachedAndIsRetried() {
         AtomicInteger attempts = new AtomicInteger();
         Task<Integer> unreliable = flaky.call(attempts, 1);
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             TaskFailedException e = assertThrows(TaskFailedException.class, () -> pool.run(plusOne.call(unreliable)));
             TaskFailedException onWorker = assertInstanceOf(TaskFailedException.class, e.getCause());
             assertTrue(onWorker.getMessage().contains("task-arg task dev.moroutine.TaskArgTest#flaky failed"), onWorker.getMessage());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.testing.Stress;
 import dev.moroutine.Mo2;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import java.util.ArrayList;
@@ -49,7 +49,7 @@ class AtomicsTest {
         return retries;
     });
 
-    private static <R> List<R> onEachWorker(Runner pool, java.util.function.Supplier<Task<R>> task) {
+    private static <R> List<R> onEachWorker(Pool pool, java.util.function.Supplier<Task<R>> task) {
         List<Task<R>> tasks = new ArrayList<>();
         for (WorkerHandle worker : pool.workers()) {
             tasks.add(assign(worker, task.get()));
@@ -107,7 +107,7 @@ class AtomicsTest {
     @Test
     void fourWorkersTimesAMillionInt32AddsGiveTheExactTotal() {
         Int32Atomic counter = shared(int32Atomic);
-        try (Runner pool = workers(WORKERS)) {
+        try (Pool pool = workers(WORKERS)) {
             List<Integer> done = onEachWorker(pool, () -> add32.call(counter, ADDS));
             assertEquals(WORKERS, done.size());
         }
@@ -118,7 +118,7 @@ class AtomicsTest {
     void fourWorkersTimesAMillionInt64AddsGiveTheExactTotal() {
         Int64Atomic counter = shared(int64Atomic);
         counter.store(1L << 40);
-        try (Runner pool = workers(WORKERS)) {
+        try (Pool pool = workers(WORKERS)) {
             onEachWorker(pool, () -> add64.call(counter, ADDS));
         }
         assertEquals((1L << 40) + 3L * WORKERS * ADDS, counter.load());
@@ -128,7 +128,7 @@ class AtomicsTest {
     void compareExchangeLoopsOnFourWorkersLoseNoIncrement() {
         Int32Atomic counter = shared(int32Atomic);
         int each = ADDS / 4;
-        try (Runner pool = workers(WORKERS)) {
+        try (Pool pool = workers(WORKERS)) {
             onEachWorker(pool, () -> casIncrement.call(counter, each));
         }
         assertEquals(WORKERS * each, counter.load());
@@ -139,7 +139,7 @@ class AtomicsTest {
         record Counters(int hits, long bytes) {}
         Struct<Counters> s = shared(struct(Counters.class).with("hits", int32Atomic).with("bytes", int64Atomic));
         Int32Atomic hits = s.field("hits", Int32Atomic.class);
-        try (Runner pool = workers(WORKERS)) {
+        try (Pool pool = workers(WORKERS)) {
             onEachWorker(pool, () -> add32.call(hits, ADDS / 10));
         }
         assertEquals(new Counters(WORKERS * (ADDS / 10), 0), s.load());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.testing.Stress;
 import dev.moroutine.Mo3;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import java.time.Duration;
@@ -62,7 +62,7 @@ class MutexTest {
         Mutex mu = shared(mutex);
         Struct<Position> pos = shared(struct(Position.class));
         List<Integer> torn;
-        try (Runner pool = workers(WORKERS)) {
+        try (Pool pool = workers(WORKERS)) {
             List<Task<Integer>> tasks = new ArrayList<>();
             for (WorkerHandle worker : pool.workers()) {
                 tasks.add(assign(worker, move.call(mu, pos, UPDATES)));

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import java.lang.foreign.MemorySegment;
 import java.time.Instant;
 import java.util.List;
@@ -262,7 +262,7 @@ class StructTupleTest {
     @Test
     void aStructCrossesToAWorkerAsTheSameMemory() {
         Struct<Point> p = shared(new Point(10, 20));
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             assertEquals(new Point(10, 20), pool.run(bumpX.call(p)));
             assertEquals(new Point(11, 20), pool.run(bumpX.call(p)));
         }
@@ -274,7 +274,7 @@ class StructTupleTest {
     void structWithTupleOfPrimitivesCrossesToAWorker() {
         Struct<Holder> s = shared(struct(Holder.class).with("pair", tuple(int32, bool)));
         s.store(new Holder(1, List.of(2, true)));
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             Holder seen = pool.run(swapHolder.call(s, new Holder(3, List.of(4, false))));
             assertEquals(new Holder(1, List.of(2, true)), seen);
         }
@@ -285,7 +285,7 @@ class StructTupleTest {
     void structWithTupleOfStructsCrossesToAWorker() {
         Struct<Holder> s = shared(struct(Holder.class).with("pair", tuple(struct(Point.class), struct(Inner.class))));
         s.store(new Holder(1, List.of(new Point(2, 3), new Inner(4L, true))));
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             Holder seen = pool.run(swapHolder.call(s, new Holder(5, List.of(new Point(6, 7), new Inner(1L << 40, false)))));
             assertEquals(new Holder(1, List.of(new Point(2, 3), new Inner(4L, true))), seen);
         }
@@ -301,7 +301,7 @@ class StructTupleTest {
         List<Object> first = List.of(List.of(1, true), List.of("one", List.of(1L, new Point(1, 1))));
         List<Object> second = List.of(List.of(2, false), List.of("two", List.of(2L, new Point(2, 2))));
         t.store(first);
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             assertEquals(first, pool.run(swapTuple.call(t, second)));
             assertEquals(second, pool.run(rebuildAndLoad.call(List.of(nested, t.segment(), t.offset()))));
         }

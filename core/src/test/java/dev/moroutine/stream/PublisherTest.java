@@ -6,7 +6,7 @@ import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.PoolOptions;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
@@ -165,7 +165,7 @@ class PublisherTest {
     @Test
     void twoSubscriptionsConsumedTogetherRunOnAWorkerEach() throws Exception {
         long items = 100; // beyond the high-water mark: each producer waits for demand on its worker
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             List<WorkerHandle> workers = pool.workers();
             BlockingQueue<Long> left = new LinkedBlockingQueue<>();
             BlockingQueue<Long> right = new LinkedBlockingQueue<>();
@@ -187,7 +187,7 @@ class PublisherTest {
     @Test
     void aSubscriptionOfATaskAssignedToAPoolWorkerKeepsThePoolsHighWaterMark() throws Exception {
         int highWaterMark = 2;
-        try (Runner pool = workers(1, PoolOptions.defaults().withHighWaterMark(highWaterMark))) {
+        try (Pool pool = workers(1, PoolOptions.defaults().withHighWaterMark(highWaterMark))) {
             WorkerHandle worker = pool.workers().get(0);
             AtomicLong emitted = new AtomicLong();
             Flow.Subscription subscription = subscribe(assign(worker, counted.call(emitted)).publisher(),

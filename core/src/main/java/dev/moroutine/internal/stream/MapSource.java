@@ -1,6 +1,6 @@
 package dev.moroutine.internal.stream;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.TaskFailedException;
@@ -36,7 +36,7 @@ public final class MapSource implements ItemSource {
     /** Put in the completion queue when the signal fires, to wake a waiting consumer. */
     private static final CompletableFuture<Object> ABORTED = new CompletableFuture<>();
 
-    private final Runner pool;
+    private final Pool pool;
     private final Iterator<? extends Task<?>> tasks;
     private final int concurrency;
     private final Signal signal;
@@ -48,7 +48,7 @@ public final class MapSource implements ItemSource {
     /** What the last next() threw for a task's failure, thrown again by every later one; the consumer's only. */
     private RuntimeException failed;
 
-    MapSource(Runner pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
+    MapSource(Pool pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
         this.pool = pool;
         this.description = "map over " + pool;
         this.tasks = tasks;
@@ -70,7 +70,7 @@ public final class MapSource implements ItemSource {
      * @param <R> the result type
      * @return the results, in completion order
      */
-    public static <R> LiveStream<R> stream(Runner pool, Iterator<? extends Task<? extends R>> tasks, int concurrency,
+    public static <R> LiveStream<R> stream(Pool pool, Iterator<? extends Task<? extends R>> tasks, int concurrency,
             Signal signal) {
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(tasks, "tasks");

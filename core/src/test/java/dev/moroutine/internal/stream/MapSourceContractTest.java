@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moroutine.Mo0;
 import dev.moroutine.Mo1;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -44,7 +44,7 @@ class MapSourceContractTest extends ItemSourceContract {
     });
 
     private final Map<ItemSource, Integer> sizes = new IdentityHashMap<>();
-    private Runner pool;
+    private Pool pool;
 
     @BeforeEach
     void start() {

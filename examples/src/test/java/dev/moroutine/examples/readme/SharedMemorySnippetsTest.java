@@ -6,7 +6,7 @@ import static dev.moroutine.examples.sharedstate.Positions.move;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.examples.sharedstate.Positions.Position;
 import dev.moroutine.shared.Guard;
 import dev.moroutine.shared.Int32;
@@ -38,7 +38,7 @@ class SharedMemorySnippetsTest {
     @Test
     void atomicCounter() {
         Int32Atomic hits = shared(int32Atomic);
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             pool.runAll(List.of(countHits.call(hits, 1000), countHits.call(hits, 1000)));
         }
         int total = hits.load(); // 2000: both workers added to the same memory
@@ -74,7 +74,7 @@ class SharedMemorySnippetsTest {
     void mutexProtectedStruct() {
         Mutex mu = shared(mutex);
         Struct<Position> pos = shared(new Position(0, 0));
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             pool.runAll(List.of(move.call(mu, pos, 1, 0), move.call(mu, pos, 0, 1)));
         }
         Position end = pos.load();                     // Position[x=1, y=1]
