@@ -248,11 +248,14 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
         return execution;
     }
 
-    /** Hands an execution to a worker; if refused, fails it, so what it attached is released. */
+    /**
+     * Hands an execution to a worker; if refused, fails it, so what it attached is released. An
+     * Error (a distributor thread that cannot start while its channel end attaches) refuses it too.
+     */
     static void dispatch(Worker worker, Execution<?> execution) {
         try {
             worker.dispatch(execution);
-        } catch (RuntimeException refused) {
+        } catch (RuntimeException | Error refused) {
             execution.completeExceptionally(refused);
             throw refused;
         }
