@@ -172,7 +172,8 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
     /**
      * Builds this call's execution, binding the endpoints among its arguments (reserving channel
      * ends), without sending it anywhere yet: a batch builds all of its executions first, so that
-     * no consumer can drain a channel before the batch's other consumers of it have attached.
+     * a consumer that drains a channel before another of the batch attaches (when its worker admits
+     * it) leaves that one no items rather than a refusal for an ended channel.
      *
      * @param group the pool it will run on, whose settings hold for streams the call sets none for; null for none
      * @return the execution, ready to send
