@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.internal.call.WorkerPool;
 import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,10 +28,8 @@ import java.util.logging.Logger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** What holds when {@link Pool#close()} returns, and what it says while it waits. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class CloseTest {
 

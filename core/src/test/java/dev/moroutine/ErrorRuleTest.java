@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
-import dev.moroutine.testing.NoLeakedWorkers;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -20,14 +19,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 9.6, one rule for errors: a task that failed (its function threw, whatever it threw, or it
  * ran over its timeout) makes the blocking calls throw {@link TaskFailedException}; only a task
  * stopped from outside (cancelled, terminated) makes them throw {@link CancellationException}.
  */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class ErrorRuleTest {
 

@@ -8,7 +8,6 @@ import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.stream.StreamTask;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
@@ -25,10 +24,8 @@ import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Issue 9.4: task timeouts, and {@code cancel(true)} on a running task, on pools and on dedicated workers. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class TaskTimeoutTest {
 

@@ -4,7 +4,6 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import dev.moroutine.Mo2;
 import dev.moroutine.Pool;
@@ -13,11 +12,9 @@ import dev.moroutine.WorkerHandle;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /** Atomic operations, and exact totals when four workers update one atomic. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class AtomicsTest {
 
@@ -62,7 +59,7 @@ class AtomicsTest {
 
     @Test
     void int32Operations() {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         assertEquals(0, a.add(5));
         assertEquals(5, a.sub(2));
         assertEquals(3, a.load());
@@ -80,7 +77,7 @@ class AtomicsTest {
 
     @Test
     void int64Operations() {
-        Int64Atomic a = int64Atomic();
+        Int64Atomic a = shared(int64Atomic);
         assertEquals(0L, a.add(1L << 40));
         assertEquals(1L << 40, a.sub(1));
         assertEquals((1L << 40) - 1, a.and(0xFF));
@@ -94,7 +91,7 @@ class AtomicsTest {
 
     @Test
     void boolOperations() {
-        BoolAtomic b = boolAtomic();
+        BoolAtomic b = shared(boolAtomic);
         assertFalse(b.or(true));
         assertTrue(b.load());
         assertTrue(b.and(false));
@@ -109,7 +106,7 @@ class AtomicsTest {
 
     @Test
     void fourWorkersTimesAMillionInt32AddsGiveTheExactTotal() {
-        Int32Atomic counter = int32Atomic();
+        Int32Atomic counter = shared(int32Atomic);
         try (Pool pool = workers(WORKERS)) {
             List<Integer> done = onEachWorker(pool, () -> add32.call(counter, ADDS));
             assertEquals(WORKERS, done.size());
@@ -119,7 +116,7 @@ class AtomicsTest {
 
     @Test
     void fourWorkersTimesAMillionInt64AddsGiveTheExactTotal() {
-        Int64Atomic counter = int64Atomic();
+        Int64Atomic counter = shared(int64Atomic);
         counter.store(1L << 40);
         try (Pool pool = workers(WORKERS)) {
             onEachWorker(pool, () -> add64.call(counter, ADDS));
@@ -129,7 +126,7 @@ class AtomicsTest {
 
     @Test
     void compareExchangeLoopsOnFourWorkersLoseNoIncrement() {
-        Int32Atomic counter = int32Atomic();
+        Int32Atomic counter = shared(int32Atomic);
         int each = ADDS / 4;
         try (Pool pool = workers(WORKERS)) {
             onEachWorker(pool, () -> casIncrement.call(counter, each));

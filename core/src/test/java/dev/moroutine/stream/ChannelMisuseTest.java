@@ -10,7 +10,6 @@ import dev.moroutine.Mo2;
 import dev.moroutine.Pool;
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.WorkerHandle;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.time.Duration;
 import java.util.List;
@@ -22,10 +21,8 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Channels used wrongly fail with a message, and release what they hold, instead of hanging a worker. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class ChannelMisuseTest {
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.Mo1;
 import dev.moroutine.Pool;
-import dev.moroutine.testing.NoLeakedWorkers;
 import java.lang.ref.Reference;
 import java.time.Duration;
 import java.util.Iterator;
@@ -19,7 +18,6 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,7 +28,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the endless producer holding its worker (until a GC), so the next task there waited, and so did
  * the pool's {@code close()}.
  */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class DerivedStreamClosingTest {
 

@@ -11,7 +11,6 @@ import dev.moroutine.Mo2;
 import dev.moroutine.Pool;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.util.Iterator;
 import java.util.List;
@@ -25,10 +24,8 @@ import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** How a {@code map} stops: its signal ends it like a finished loop; an interrupt ends the wait. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class MapStoppingTest {
 

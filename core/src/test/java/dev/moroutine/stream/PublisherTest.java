@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.Pool;
 import dev.moroutine.WorkerHandle;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
@@ -27,12 +26,10 @@ import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code task.publisher()} against the Reactive Streams rules the TCK cannot pin down alone. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class PublisherTest {
 

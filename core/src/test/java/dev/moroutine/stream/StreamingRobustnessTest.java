@@ -9,7 +9,6 @@ import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.Pool;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -29,10 +28,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Regressions from a review of the streaming code: each test once failed. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class StreamingRobustnessTest {
 

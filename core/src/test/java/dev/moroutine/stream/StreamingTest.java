@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.AbortController;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.Pool;
 import dev.moroutine.testing.Stress;
@@ -33,11 +32,9 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class StreamingTest {
 

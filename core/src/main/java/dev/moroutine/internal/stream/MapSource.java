@@ -27,6 +27,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  * {@link CancellationException}, keeping the interrupt status. Closing the stream cancels what is
  * in flight, and a consumer waiting then (closed from another thread) sees the stream end.
  * Cancelling skips tasks that have not started; running ones finish on their workers.
+ *
+ * <p>A task's failure also cancels what is in flight; it is thrown by {@code next()} then and at
+ * every later call, until the consumer cancels, as {@link ItemSource} requires.
  */
 public final class MapSource implements ItemSource {
 
@@ -42,8 +45,10 @@ public final class MapSource implements ItemSource {
     private final Signal.Registration registration;
     private final String description;
     private volatile boolean cancelled;
+    /** What the last next() threw for a task's failure, thrown again by every later one; the consumer's only. */
+    private RuntimeException failed;
 
-    private MapSource(Pool pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
+    MapSource(Pool pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
         this.pool = pool;
         this.description = "map over " + pool;
         this.tasks = tasks;
@@ -81,6 +86,9 @@ public final class MapSource implements ItemSource {
         if (cancelled || aborted()) {
             return END;
         }
+        if (failed != null) {
+            throw failed;
+        }
         while (inFlight.size() < concurrency && tasks.hasNext()) {
             CompletableFuture<?> future = pool.submit(Objects.requireNonNull(tasks.next(), "a task of map's source is null"));
             inFlight.add(future);
@@ -98,21 +106,21 @@ public final class MapSource implements ItemSource {
         try {
             return done.join();
         } catch (CompletionException failure) {
-            cancel();
+            stopInFlight();
             if (aborted()) {
                 return END;
             }
             Throwable cause = failure.getCause() != null ? failure.getCause() : failure; // as Waiting.await
-            throw new TaskFailedException("a task of map failed: " + cause, cause);
+            throw failed = new TaskFailedException("a task of map failed: " + cause, cause);
         } catch (CancellationException stopped) {
-            cancel();
+            stopInFlight();
             if (aborted()) {
                 return END;
             }
             Throwable why = stopped.getCause() instanceof CancellationException stored ? stored : stopped;
             CancellationException here = new CancellationException("a task of map was cancelled: " + why.getMessage());
             here.initCause(why);
-            throw here;
+            throw failed = here;
         }
     }
 
@@ -142,6 +150,11 @@ public final class MapSource implements ItemSource {
     @Override
     public void cancel() {
         cancelled = true;
+        stopInFlight();
+    }
+
+    /** Cancels what is in flight and lets go of the signal; after a failure, the stream is not ended but failed. */
+    private void stopInFlight() {
         cancelInFlight();
         close();
     }

@@ -20,11 +20,14 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * <h2>State</h2>
  * <pre>
  * OPEN ──producer finishes─────────────────────────────────► DONE      (the consumer drains what is queued, then ends)
- *   ├───producer fails──► FAILING ──failure published──────► DONE      (… then throws the failure)
+ *   ├───producer fails──► FAILING ──failure published──────► DONE      (… then throws the failure, again at every next())
  *   └───consumer closes─────────────────────────────────────► CANCELLED (the producer's next emit throws CancellationException)
+ * DONE ──consumer closes──► CANCELLED                                   (the producer is gone: only the consumer stops)
  * </pre>
  * Only one of the three CASes from OPEN wins. FAILING lasts while {@code fail} writes the failure
- * before DONE; a consumer that finds it spins until DONE, so it never reads a DONE without its failure.
+ * before DONE; a consumer that finds it spins until DONE, so it never reads a DONE without its failure,
+ * and so does a closing consumer, because {@code fail} writes DONE without a CAS. Once CANCELLED,
+ * {@code next()} returns END without looking at the queue: what is queued, and a failure, are dropped.
  *
  * <h2>Waiting</h2>
  * Both sides spin briefly, then park. The producer writes an item, fences, and reads
@@ -266,12 +269,15 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     /**
      * Takes the next item, blocking while none is ready.
      *
-     * @return the item, or {@link #END}
+     * @return the item, or {@link #END} (always, once the consumer has cancelled)
      * @throws TaskFailedException if the producer failed, after every item it emitted before
-     * @throws CancellationException if the producer was stopped before it finished
+     * @throws CancellationException if the producer was stopped before it finished, or the waiting consumer was interrupted
      */
     @Override
     public Object next() {
+        if (state == CANCELLED) {
+            return END; // the consumer closed: untaken items are dropped
+        }
         Object item = queue.poll();
         if (item == null) {
             item = awaitItem();
@@ -348,7 +354,10 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         throw new TaskFailedException(description + " failed: " + thrown, thrown);
     }
 
-    /** The consumer closes early: the producer stops at its next emit; queued items are dropped. */
+    /**
+     * The consumer closes: the producer, if still at work, stops at its next emit; queued items and
+     * a failure not yet thrown are dropped. Idempotent, from any thread.
+     */
     @Override
     public void cancel() {
         if (STATE.compareAndSet(this, OPEN, CANCELLED)) {
@@ -358,6 +367,11 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             if (action != null) {
                 action.run();
             }
+            return;
+        }
+        // The producer has ended, so there is nobody to stop or wake: only later next() calls change.
+        for (int s; (s = state) != CANCELLED && !(s == DONE && STATE.compareAndSet(this, DONE, CANCELLED)); ) {
+            Thread.onSpinWait(); // FAILING: fail() is about to write DONE
         }
     }
 

@@ -30,9 +30,9 @@ public final class AtomicsExample {
      * @throws InterruptedException if interrupted while waiting for the workers
      */
     public static void main(String[] args) throws InterruptedException {
-        Int32Atomic counter = int32Atomic();
-        Int32 plain = int32();
-        Int32Atomic finished = int32Atomic();
+        Int32Atomic counter = shared(int32Atomic);
+        Int32 plain = shared(int32);
+        Int32Atomic finished = shared(int32Atomic);
         try (Pool pool = workers(WORKERS)) {
             for (WorkerHandle worker : pool.workers()) {
                 pool.submit(assign(worker, countUp.call(counter, EACH, finished)));

@@ -30,7 +30,7 @@ public final class SharedStateExample {
      * @param args ignored
      */
     public static void main(String[] args) {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         Struct<Position> pos = shared(new Position(0, 0));
         List<Task<Position>> moves = new ArrayList<>();
         for (int i = 0; i < STEPS; i++) {
