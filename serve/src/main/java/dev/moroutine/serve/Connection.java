@@ -70,8 +70,13 @@ import java.util.concurrent.TimeUnit;
  * <h2>Ending</h2>
  * A response that ends the connection (the client asked for it, the request was rejected, or the
  * server drains) is the last one written: {@code ending} stops reading and answering anything
- * after it, and the channel closes once it is written ({@link #closeGently()}). Rejections (bad framing, limits) always end
- * the connection, as the bytes that follow cannot be trusted.
+ * after it, and the channel closes once it is written ({@link #closeGently()}). Rejections (bad
+ * framing, limits) always end the connection, as the bytes that follow cannot be trusted. A
+ * {@link #drain()} stops reading, drops a request not yet read whole, and makes the answer to the
+ * last dispatched request the ending one (or closes at once if none is owed); a {@link #cut()}
+ * cancels the connection's tasks, interrupting a running one, and closes. A connection that closes
+ * otherwise (the client went away) leaves its tasks to finish unheard: the server counts a task
+ * as running until its handler returns, which is what a clean drain waits for.
  *
  * <h2>Deadlines</h2>
  * The header deadline runs from a request's first byte (for the first request, from the
@@ -418,8 +423,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
         FullHttpResponse full = new DefaultFullHttpResponse(version, status,
                 head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
         fields(full.headers(), response, http10, last);
-        if (response.status() != 204 && !(head && response.isChunked())) {
-            HttpUtil.setContentLength(full, bytes.length); // a HEAD answer says what a GET would send
+        // A HEAD answer says what a GET would send; a 204 has no length, and a 304's would have to be the GET's.
+        if (response.status() != 204 && response.status() != 304 && !(head && response.isChunked())) {
+            HttpUtil.setContentLength(full, bytes.length);
         }
         return ctx.write(full);
     }
@@ -487,12 +493,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
         cancelHeadTimer();
-        for (Exchange exchange : exchanges) {
-            if (exchange.task != null) {
-                exchange.task.cancel(false); // skips queued ones; a running handler finishes, unheard
-            }
-        }
-        exchanges.clear();
+        exchanges.clear(); // their tasks finish unheard: see the class comment
         releaseBody();
         ctx.fireChannelInactive();
     }
