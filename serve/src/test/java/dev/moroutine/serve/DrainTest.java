@@ -96,6 +96,23 @@ class DrainTest {
     }
 
     @Test
+    void cutsAHandlerWhoseClientWentAwayAtTheDrainTimeout() throws Exception {
+        Duration drain = Duration.ofMillis(300);
+        Server server = Server.start(hold, ServerOptions.defaults().withWorkers(1).withDrainTimeout(drain));
+        try (LogCapture log = new LogCapture()) {
+            try (RawClient gone = new RawClient(server.port())) {
+                gone.send(get("/hold"));
+                assertTrue(started.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+            }
+            Await.until(() -> server.threads().getFirst().connections() == 0, WAIT, () -> "the server saw the client go");
+            assertTimeoutPreemptively(WAIT, server::close, "close() waits for the handler only until the drain timeout");
+            assertTrue(interrupted.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the handler was interrupted");
+            assertEquals("0 connections still open and 1 requests running after the drain timeout of PT0.3S; closing them",
+                    log.records().getFirst().getMessage());
+        }
+    }
+
+    @Test
     void terminateClosesEverythingAtOnce() throws Exception {
         Server server = Server.start(hold, ServerOptions.defaults().withWorkers(1));
         try (RawClient stuck = new RawClient(server.port())) {
