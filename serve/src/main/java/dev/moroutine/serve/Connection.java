@@ -357,11 +357,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
             return;
         }
         Response answer = response;
+        if (failure instanceof CancellationException) {
+            return; // stopped from outside, which only the server's cut does: the connection is closing
+        }
         if (failure != null) {
+            // A CancellationException the handler threw itself arrives wrapped: a failure like any other.
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            if (cause instanceof CancellationException) {
-                return; // stopped by the server's close: the connection is closing
-            }
             LOG.log(System.Logger.Level.WARNING, "the handler of " + exchange.name + " on " + thread.worker().name()
                     + " failed; the client got a 500", cause);
             answer = errorBody(500);

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import dev.moroutine.Mo1;
 import dev.moroutine.PoolOptions;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,6 +26,7 @@ class FailuresTest {
     static final Mo1<Request, Response> fragile = mo(request -> switch (request.path()) {
         case "/throw" -> throw new IllegalStateException("secret detail of the failure");
         case "/null" -> null;
+        case "/cancelled" -> throw new CancellationException("the handler's own future was cancelled");
         case "/slow" -> {
             new CountDownLatch(1).await(); // never released: the pool's task timeout interrupts it
             yield Response.text("never");
@@ -91,6 +94,19 @@ class FailuresTest {
             assertEquals(500, raw.send(get("/slow")).read(WAIT).status());
             assertEquals(200, raw.send(get("/")).read(WAIT).status(), "the interrupted worker goes on");
             assertSame(TimeoutException.class, log.records().getFirst().getThrown().getClass());
+        }
+    }
+
+    @Test
+    void answersAHandlerThatThrowsCancellationExceptionWith500() throws Exception {
+        try (LogCapture log = new LogCapture();
+                Server server = Server.start(fragile, ServerOptions.defaults().withWorkers(1));
+                RawClient raw = new RawClient(server.port())) {
+            raw.send(get("/cancelled") + get("/"));
+            List<RawClient.Reply> replies = raw.read(2, WAIT);
+            assertEquals(List.of(500, 200), replies.stream().map(RawClient.Reply::status).toList(),
+                    "a handler's own CancellationException is a failure like any other, and the pipeline goes on");
+            assertSame(CancellationException.class, log.records().getFirst().getThrown().getClass());
         }
     }
 }
