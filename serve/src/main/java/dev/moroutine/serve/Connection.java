@@ -70,7 +70,9 @@ import java.util.concurrent.TimeUnit;
  * <h2>Ending</h2>
  * A response that ends the connection (the client asked for it, the request was rejected, or the
  * server drains) is the last one written: {@code ending} stops reading and answering anything
- * after it, and the channel closes once it is written ({@link #closeGently()}). Rejections (bad
+ * after it, and the channel closes once it is written ({@link #closeGently()}). A request that
+ * ends the connection sets {@code ending} as soon as it is read whole, so that no request
+ * pipelined after it reaches the handler. Rejections (bad
  * framing, limits) always end the connection, as the bytes that follow cannot be trusted. A
  * {@link #drain()} stops reading, drops a request not yet read whole, and makes the answer to the
  * last dispatched request the ending one (or closes at once if none is owed); a {@link #cut()}
@@ -302,7 +304,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
             releaseBody();
             receiving = null;
             receivingHead = null;
-            if (decoder.hasBufferedBytes()) { // a pipelined request has begun
+            if (!exchange.keepAlive) { // RFC 9112 §9.6: no request after one that ends the connection is processed
+                ending = true;
+                ctx.channel().config().setAutoRead(false);
+            } else if (decoder.hasBufferedBytes()) { // a pipelined request has begun
                 headPending = true;
                 headStarted = System.nanoTime();
             }

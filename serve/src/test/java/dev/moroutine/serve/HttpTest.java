@@ -15,6 +15,8 @@ import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -168,4 +170,29 @@ class HttpTest {
         assertFalse(server.isClosed());
     }
 
+
+    static final Queue<String> handled = new ConcurrentLinkedQueue<>();
+    static final Mo1<Request, Response> record = mo(request -> {
+        handled.add(request.method() + " " + request.target());
+        return Response.text(request.target());
+    });
+
+    @Test
+    void runsNothingPipelinedAfterARequestThatEndsTheConnection() throws Exception {
+        for (String ending : List.of("GET /last HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "GET /last HTTP/1.0\r\n\r\n")) {
+            handled.clear();
+            try (Server one = Server.start(record, ServerOptions.defaults().withWorkers(1))) {
+                try (RawClient raw = new RawClient(one.port())) {
+                    raw.send(ending + "POST /after HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx");
+                    assertEquals("/last", raw.read(WAIT).body());
+                    assertTrue(raw.closedByServer(WAIT));
+                }
+                try (RawClient probe = new RawClient(one.port())) { // after /after on the one worker, had it been queued
+                    assertEquals("/probe", probe.send("GET /probe HTTP/1.1\r\nHost: x\r\n\r\n").read(WAIT).body());
+                }
+            }
+            assertEquals(List.of("GET /last", "GET /probe"), List.copyOf(handled),
+                    "RFC 9112 §9.6: a server must not process requests after one that closes the connection: " + ending);
+        }
+    }
 }
