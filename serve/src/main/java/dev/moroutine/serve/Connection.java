@@ -83,7 +83,10 @@ import java.util.concurrent.TimeUnit;
  * <h2>Deadlines</h2>
  * The header deadline runs from a request's first byte (for the first request, from the
  * connection) until its header section is decoded: it is armed after a read that left a head
- * incomplete, so a head that arrives whole costs no timer. The idle timeout (an
+ * incomplete, so a head that arrives whole costs no timer. While the connection does not read
+ * because {@link #MAX_PIPELINED} requests are owed, the rest of a head may wait unread in the
+ * socket through no fault of the client: the deadline does not fire then, and restarts when
+ * reading resumes. The idle timeout (an
  * {@link io.netty.handler.timeout.IdleStateHandler} before the decoder) closes a connection that
  * reads nothing for that long while no task of it is running.
  */
@@ -189,6 +192,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
         headTimer = null;
         if (!headPending || ending || closed) {
             return;
+        }
+        if (!ctx.channel().config().isAutoRead()) {
+            return; // paused on MAX_PIPELINED: the rest of the head may wait unread; flush() restarts the deadline
         }
         if (headStarted + headerTimeoutNanos - System.nanoTime() > 0) { // a later head: its own deadline
             armHeadTimer();
@@ -409,6 +415,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
         if (!ctx.channel().config().isAutoRead() && !draining && exchanges.size() < MAX_PIPELINED) {
             ctx.channel().config().setAutoRead(true);
+            if (headPending) {
+                headStarted = System.nanoTime();
+                if (headTimer == null) {
+                    armHeadTimer();
+                }
+            }
         }
     }
 

@@ -16,7 +16,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -116,6 +118,40 @@ class DeadlinesTest {
             assertFalse(raw.closedByServer(idle.multipliedBy(4)), "the server owes this client an answer");
             SLOW_RELEASE.countDown();
             assertEquals("slow done", raw.read(WAIT).body());
+        }
+    }
+
+    /** Busy with {@code /0} for three times {@link #PAUSE_HEADER_TIMEOUT}: a slow handler, not a wait for an event. */
+    static final Duration PAUSE_HEADER_TIMEOUT = Duration.ofMillis(300);
+    static final CountDownLatch FIRST_STARTED = new CountDownLatch(1);
+    static final Mo1<Request, Response> slowFirst = mo(request -> {
+        FIRST_STARTED.countDown();
+        long until = System.nanoTime() + 3 * PAUSE_HEADER_TIMEOUT.toNanos();
+        for (long left; request.path().equals("/0") && (left = until - System.nanoTime()) > 0; ) {
+            LockSupport.parkNanos(left);
+        }
+        return Response.text("ok " + request.path());
+    });
+
+    @Test
+    void doesNotCutAPipelineWhileTheServerItselfHasStoppedReadingIt() throws Exception {
+        StringBuilder pipelined = new StringBuilder();
+        int full = Connection.MAX_PIPELINED;
+        for (int i = 0; i < full; i++) {
+            pipelined.append("GET /").append(i).append(" HTTP/1.1\r\nHost: x\r\n\r\n");
+        }
+        try (Server server = Server.start(slowFirst,
+                        ServerOptions.defaults().withWorkers(1).withHeaderTimeout(PAUSE_HEADER_TIMEOUT));
+                RawClient raw = new RawClient(server.port())) {
+            // The server stops reading at MAX_PIPELINED unanswered requests, amid the next head: the rest of it waits
+            // in the socket, unread, for longer than the header timeout, through no fault of the client.
+            raw.send(pipelined + "GET /" + full + " HTTP/1.1\r\nHo");
+            assertTrue(FIRST_STARTED.await(WAIT.toSeconds(), TimeUnit.SECONDS)); // so that read, and the reading stopped
+            raw.send("st: x\r\n\r\n");
+            List<RawClient.Reply> replies = raw.read(full + 1, WAIT);
+            for (int i = 0; i <= full; i++) {
+                assertEquals("ok /" + i, replies.get(i).body());
+            }
         }
     }
 }
