@@ -18,6 +18,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -82,7 +83,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </pre>
  *
  * <p>All methods are thread-safe. Do not close a server from one of its own handlers: the drain
- * would wait for that handler.
+ * would wait for that handler (on an I/O thread, where a {@link Handler} makes its task,
+ * {@code close()} throws).
  */
 public final class Server implements AutoCloseable {
 
@@ -276,9 +278,18 @@ public final class Server implements AutoCloseable {
      * interrupted, it closes the remaining connections, interrupts their handlers and terminates
      * the pool instead (the interrupt status is kept). Blocks until done; a second call waits
      * with the first, and returns at once after {@link #terminate()}.
+     *
+     * @throws IllegalStateException if called on one of the server's I/O threads (by a {@link Handler}
+     *     making its task, say), whose connections the drain would wait for while it blocks them
      */
     @Override
     public void close() {
+        for (EventExecutor loop : io) {
+            if (loop.inEventLoop()) {
+                throw new IllegalStateException("close() was called on one of the server's I/O threads (by a Handler,"
+                        + " say), where it would wait for itself; call it from another thread, or call terminate()");
+            }
+        }
         if (!state.compareAndSet(OPEN, CLOSING)) {
             stopped.join();
             return;

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.LogRecord;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -133,5 +135,27 @@ class DrainTest {
             assertEquals("quick", raw.send(get("/")).read(WAIT).body());
         }
         assertTimeoutPreemptively(WAIT, server::close);
+    }
+
+    @Test
+    void refusesACloseFromAnIoThreadAndStaysClosable() throws Exception {
+        AtomicReference<Server> self = new AtomicReference<>();
+        Handler closesItself = request -> {
+            self.get().close(); // a handler makes its task on an I/O thread: close() would wait for itself
+            return hold.call(request);
+        };
+        try (LogCapture log = new LogCapture()) {
+            Server server = Server.start(closesItself, ServerOptions.defaults().withWorkers(1).withDrainTimeout(Duration.ofMillis(300)));
+            self.set(server);
+            try (RawClient raw = new RawClient(server.port())) {
+                assertEquals(500, raw.send(get("/")).read(WAIT).status());
+            }
+            assertFalse(server.isClosed(), "the refused close() changed nothing");
+            assertTimeoutPreemptively(WAIT, server::close, "the server can still be closed from another thread");
+            LogRecord record = log.records().getFirst();
+            assertEquals(IllegalStateException.class, record.getThrown().getClass());
+            assertEquals("close() was called on one of the server's I/O threads (by a Handler, say), where it would wait"
+                    + " for itself; call it from another thread, or call terminate()", record.getThrown().getMessage());
+        }
     }
 }
