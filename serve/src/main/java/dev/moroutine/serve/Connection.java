@@ -7,6 +7,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -88,7 +89,8 @@ import java.util.concurrent.TimeUnit;
  * socket through no fault of the client: the deadline does not fire then, and restarts when
  * reading resumes. The idle timeout (an
  * {@link io.netty.handler.timeout.IdleStateHandler} before the decoder) closes a connection that
- * reads nothing for that long while no task of it is running.
+ * reads nothing for that long while no task of it is running and no response is being taken by
+ * the client (see {@link #outputMoved()}).
  */
 final class Connection extends ChannelInboundHandlerAdapter {
 
@@ -118,6 +120,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** How far the writing of responses has got; see {@link #outputMoved()}. */
+    private record OutputState(int message, long progress, long pending) {}
+
     private final Server server;
     private final ServerThread thread;
     private final ServerOptions options;
@@ -136,6 +141,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private boolean draining;
     private boolean ending;
     private boolean closed;
+    /** Where the output stood (message, its progress, bytes pending) at the last idle event; see {@link #outputMoved()}. */
+    private OutputState outputSeen;
 
     Connection(Server server, ServerThread thread, ServerOptions options) {
         this.server = server;
@@ -464,12 +471,29 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof IdleStateEvent && exchanges.size() == (receiving != null ? 1 : 0)) {
+        if (event instanceof IdleStateEvent && exchanges.size() == (receiving != null ? 1 : 0) && !outputMoved()) {
             LOG.log(System.Logger.Level.DEBUG, () -> "closing " + ctx.channel() + ": idle for " + options.idleTimeout());
-            ctx.close(); // no task of this connection runs: it has been silent for the idle timeout
+            ctx.close(); // no task of this connection runs, and it has neither sent nor taken anything for the idle timeout
             return;
         }
         ctx.fireUserEventTriggered(event);
+    }
+
+    /**
+     * Whether a response is still being written and the client has taken some of it since the last
+     * idle event looked (or none looked yet): a client reading a long answer slowly is not idle, one
+     * that stopped reading is, after a whole idle timeout without progress.
+     */
+    private boolean outputMoved() {
+        ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
+        if (out == null || out.totalPendingWriteBytes() == 0) {
+            outputSeen = null;
+            return false;
+        }
+        OutputState now = new OutputState(System.identityHashCode(out.current()), out.currentProgress(), out.totalPendingWriteBytes());
+        boolean moved = !now.equals(outputSeen);
+        outputSeen = now;
+        return moved;
     }
 
     /**

@@ -7,10 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moroutine.Mo1;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -152,6 +156,45 @@ class DeadlinesTest {
             for (int i = 0; i <= full; i++) {
                 assertEquals("ok /" + i, replies.get(i).body());
             }
+        }
+    }
+
+    static final int BIG = 32 << 20;
+    static final Mo1<Request, Response> big = mo(request -> Response.of(200, "application/octet-stream", new byte[BIG]));
+
+    @Test
+    void doesNotCutAResponseThatAClientIsStillReading() throws Exception {
+        Duration idle = Duration.ofMillis(300);
+        try (Server server = Server.start(big, ServerOptions.defaults().withWorkers(1).withIdleTimeout(idle));
+                Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            // A slow but steady client: it takes several idle timeouts to read a body bigger than the socket buffers, so
+            // the server writes it long after its last read.
+            socket.setSoTimeout((int) WAIT.toMillis());
+            InputStream in = socket.getInputStream();
+            long received = 0;
+            byte[] buffer = new byte[1 << 16];
+            try {
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    received += n;
+                    if (received % (1 << 20) < n) {
+                        LockSupport.parkNanos(idle.dividedBy(6).toNanos()); // a pause per MiB: 1.6 s for the whole body
+                    }
+                }
+            } catch (SocketException reset) { // the server closed with the rest of the answer unsent
+            }
+            assertTrue(received > BIG, "got " + received + " bytes of a " + BIG + "-byte body and its head");
+        }
+    }
+
+    @Test
+    void closesAConnectionWhoseClientStopsReadingItsResponse() throws Exception {
+        Duration idle = Duration.ofMillis(300);
+        try (Server server = Server.start(big, ServerOptions.defaults().withWorkers(1).withIdleTimeout(idle));
+                Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            Await.until(() -> server.threads().getFirst().acceptedConnections() == 1 && server.threads().getFirst().connections() == 0,
+                    WAIT, () -> "a client that takes nothing of its answer for an idle timeout is cut: " + server.threads());
         }
     }
 }
