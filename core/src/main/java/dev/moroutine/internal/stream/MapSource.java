@@ -51,6 +51,8 @@ public final class MapSource implements ItemSource {
     private volatile boolean cancelled;
     /** What the last next() threw for a task's failure, thrown again by every later one; the consumer's only. */
     private RuntimeException failed;
+    /** Whether next() has returned END because every task was done: the source is not asked again. The consumer's only. */
+    private boolean ended;
 
     MapSource(Pool pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
         this.pool = pool;
@@ -87,7 +89,7 @@ public final class MapSource implements ItemSource {
 
     @Override
     public Object next() {
-        if (cancelled || aborted()) {
+        if (ended || cancelled || aborted()) {
             return END;
         }
         if (failed != null) {
@@ -107,6 +109,7 @@ public final class MapSource implements ItemSource {
             return END;
         }
         if (inFlight.isEmpty()) {
+            ended = true; // an iterator that has more later (over a queue, say) must not restart the stream
             close();
             return END;
         }
