@@ -83,7 +83,7 @@ def call_overloads(tps, returns, factory, task_arg_doc, runs_doc):
             L.append("     * @throws NullPointerException if a task-arg is {@code null}")
         L += ["     */",
               "    public %s call(%s) {" % (returns, ", ".join(params)),
-              "        return definition.%s(%s);" % (factory, ", ".join(args) or "Definition.NO_ARGS"),
+              "        return %s;" % (factory % (", ".join(args) or "Definition.NO_ARGS")),
               "    }",
               ""]
     return L
@@ -174,7 +174,7 @@ def value_moroutine(n):
     L += ["    private final Definition definition;",
           "",
           "    Mo%d(Body%s body, StackWalker.StackFrame site) {" % (n, gen),
-          "        definition = new Definition(this, site, false, (args, pipe) -> %s);" % ("body.apply()" if n == 0 else "apply(body, args)"),
+          "        definition = new Definition(this, site, %s);" % ("args -> body.apply()" if n == 0 else "args -> apply(body, args)"),
           "    }",
           ""]
     if n > 0:
@@ -183,7 +183,7 @@ def value_moroutine(n):
               "        return body.apply(%s);" % ", ".join(casts(tps)),
               "    }",
               ""]
-    L += call_overloads(tps, "Task<R>", "call", "as a task-arg resolved on the worker", "joined, submitted or run")
+    L += call_overloads(tps, "Task<R>", "definition.call(%s)", "as a task-arg resolved on the worker", "joined, submitted or run")
     if n > 0:
         L += args_method(tps, ("Use {@link Moroutine#isTask}", "first when the task may come from another moroutine."))
     L += tail(n)
@@ -200,6 +200,8 @@ def streaming_moroutine(n):
         L += ["import dev.moroutine.Moroutine;",
               "import dev.moroutine.Task;"]
     L += ["import dev.moroutine.internal.Definition;",
+         "import dev.moroutine.internal.Pipe;",
+         "import dev.moroutine.internal.StreamCall;",
          "import java.util.stream.Stream;\n",
          "/**",
          " * A streaming moroutine of %d argument%s: {@link #call} describes one call as a {@link StreamTask}," % (n, "" if n == 1 else "s"),
@@ -244,17 +246,19 @@ def streaming_moroutine(n):
     L += ["    private final Definition definition;",
           "",
           "    StreamMo%d(Body%s body, StackWalker.StackFrame site) {" % (n, gen),
-          "        definition = new Definition(this, site, true, (args, pipe) -> {",
-          "            pipe.pump(pull(body, args));",
-          "            pipe.finish();",
+          "        definition = new Definition(this, site, args -> {",
+          "            Pipe<Object> out = StreamCall.output(args, %d);" % n,
+          "            out.pump(pull(body, args));",
+          "            out.finish();",
           "            return null;",
           "        });",
           "    }",
           "",
           "    StreamMo%d(Emitting%s body, StackWalker.StackFrame site) {" % (n, gen),
-          "        definition = new Definition(this, site, true, (args, pipe) -> {",
-          "            push(body, args, pipe);",
-          "            pipe.finish();",
+          "        definition = new Definition(this, site, args -> {",
+          "            Pipe<Object> out = StreamCall.output(args, %d);" % n,
+          "            push(body, args, out);",
+          "            out.finish();",
           "            return null;",
           "        });",
           "    }",
@@ -269,7 +273,7 @@ def streaming_moroutine(n):
           "        body.apply(%s);" % ", ".join(casts(tps) + ["(Emitter<T>) out"]),
           "    }",
           ""]
-    L += call_overloads(tps, "StreamTask<T>", "streamCall", "as a task-arg (a stream task or channel is piped in)", "joined or run")
+    L += call_overloads(tps, "StreamTask<T>", "StreamCall.of(definition, %s)", "as a task-arg (a stream task or channel is piped in)", "joined or run")
     if n > 0:
         L += args_method(tps, ("Use {@link Moroutine#isTask}", "first when the task may come from another moroutine."))
     L += tail(n)

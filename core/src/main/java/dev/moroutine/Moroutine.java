@@ -1,10 +1,10 @@
 package dev.moroutine;
 
-import dev.moroutine.internal.Balancers;
-import dev.moroutine.internal.Definition;
-import dev.moroutine.internal.IdleTimeout;
-import dev.moroutine.internal.Call;
-import dev.moroutine.internal.WorkerPool;
+import dev.moroutine.internal.call.Balancers;
+import dev.moroutine.internal.call.Definition;
+import dev.moroutine.internal.dispatch.IdleTimeout;
+import dev.moroutine.internal.call.Call;
+import dev.moroutine.internal.call.WorkerPool;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -141,7 +141,7 @@ public final class Moroutine {
             throw new IllegalArgumentException("a pool needs at least 1 worker, was asked for " + size);
         }
         return new WorkerPool(size, options.balancer(), options.shutdownTimeout().orElse(null),
-                options.threadNamePrefix().orElse(null), options.highWaterMark(), options.taskTimeout().orElse(null));
+                options.threadNamePrefix().orElse(null), options.highWaterMark(), options.taskTimeout().orElse(null), WorkerPool.THREADS);
     }
 
     /**

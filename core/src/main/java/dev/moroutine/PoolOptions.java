@@ -1,7 +1,7 @@
 package dev.moroutine;
 
-import dev.moroutine.internal.Streams;
-import dev.moroutine.internal.Timeouts;
+import dev.moroutine.internal.stream.Streams;
+import dev.moroutine.internal.dispatch.Timeouts;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

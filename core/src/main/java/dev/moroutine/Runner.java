@@ -209,7 +209,7 @@ public interface Runner extends AutoCloseable {
      * values). Blocks until then. A stream task's producer holds its worker until its stream is
      * read to the end or closed, so an unclosed {@link dev.moroutine.stream.LiveStream} holds
      * {@code close()} too: every 10 seconds that it is still waiting, {@code close()} logs a
-     * {@link System.Logger.Level#WARNING} (logger {@code dev.moroutine.internal.WorkerPool}) for each
+     * {@link System.Logger.Level#WARNING} (logger {@code dev.moroutine.internal.call.WorkerPool}) for each
      * worker it waits for, naming the task it runs and, for a stream, the code that opened it.
      *
      * <p>With a shutdown timeout (see {@link PoolOptions#withShutdownTimeout}), tasks still

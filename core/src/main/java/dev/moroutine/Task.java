@@ -1,6 +1,6 @@
 package dev.moroutine;
 
-import dev.moroutine.internal.Call;
+import dev.moroutine.internal.call.Call;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
@@ -40,7 +40,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * @param <R> the result type
  */
-public sealed interface Task<R> permits dev.moroutine.internal.Call, dev.moroutine.stream.StreamTask,
+public sealed interface Task<R> permits dev.moroutine.internal.call.Call, dev.moroutine.stream.StreamTask,
         dev.moroutine.stream.Channel {
 
     /**

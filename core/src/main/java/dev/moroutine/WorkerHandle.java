@@ -6,7 +6,7 @@ package dev.moroutine;
  *
  * <p>Handles are thread-safe; their readings are snapshots that may be stale by the time they are used.
  */
-public sealed interface WorkerHandle permits dev.moroutine.internal.Worker {
+public sealed interface WorkerHandle permits dev.moroutine.internal.dispatch.Worker {
 
     /**
      * The number of tasks dispatched to this worker that have not finished yet (queued plus running).
@@ -16,11 +16,12 @@ public sealed interface WorkerHandle permits dev.moroutine.internal.Worker {
     int activeCount();
 
     /**
-     * The platform thread that runs this worker's tasks now.
+     * The worker's name. A pool's thread worker is named {@code <prefix>-worker-<index>}, and so is
+     * the thread that runs its tasks (a thread that replaces a dead one adds {@code #<n>}).
      *
-     * @return the worker's current thread
+     * @return the name
      */
-    Thread thread();
+    String name();
 
     /**
      * This worker's position in its pool's {@link Runner#workers()} list.

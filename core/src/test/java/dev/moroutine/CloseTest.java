@@ -4,7 +4,7 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.internal.WorkerPool;
+import dev.moroutine.internal.call.WorkerPool;
 import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.testing.NoLeakedWorkers;

@@ -1,5 +1,6 @@
 package dev.moroutine;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -157,7 +158,7 @@ class ExecutorViewContractTest {
     @RepeatedTest(3)
     void aFatalErrorFromAnExecutedTaskGoesToTheUncaughtHandlerToo() throws Exception {
         try (Runner pool = workers(1)) {
-            Thread before = pool.workers().get(0).thread();
+            Thread before = threadOf(pool.workers().get(0));
             LinkedBlockingQueue<Throwable> uncaught = new LinkedBlockingQueue<>();
             before.setUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
             ExecutorService executor = pool.asExecutorService();

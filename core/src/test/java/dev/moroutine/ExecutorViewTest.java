@@ -1,5 +1,6 @@
 package dev.moroutine;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -38,7 +39,7 @@ class ExecutorViewTest {
 
     private static Set<Thread> threadsOf(Runner pool) {
         Set<Thread> threads = new HashSet<>();
-        pool.workers().forEach(worker -> threads.add(worker.thread()));
+        pool.workers().forEach(worker -> threads.add(threadOf(worker)));
         return threads;
     }
 
@@ -241,7 +242,7 @@ class ExecutorViewTest {
             LinkedBlockingQueue<Throwable> uncaught = new LinkedBlockingQueue<>();
             Set<Thread> reportedOn = ConcurrentHashMap.newKeySet();
             for (WorkerHandle worker : pool.workers()) {
-                worker.thread().setUncaughtExceptionHandler((thread, e) -> {
+                threadOf(worker).setUncaughtExceptionHandler((thread, e) -> {
                     reportedOn.add(thread);
                     uncaught.add(e);
                 });

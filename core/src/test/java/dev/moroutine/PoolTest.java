@@ -1,5 +1,6 @@
 package dev.moroutine;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -95,7 +96,7 @@ class PoolTest {
         try (Runner pool = workers(3, PoolOptions.defaults().withThreadNamePrefix("test-pool-names"))) {
             for (WorkerHandle handle : pool.workers()) {
                 Thread thread = pool.run(assign(handle, whereAmI.call()));
-                assertSame(handle.thread(), thread);
+                assertSame(threadOf(handle), thread);
                 assertEquals("test-pool-names-worker-" + handle.index(), thread.getName());
                 assertTrue(thread.isDaemon());
                 assertFalse(thread.isVirtual());
@@ -108,8 +109,8 @@ class PoolTest {
         try (Runner pool = workers(4)) {
             for (int round = 0; round < 50; round++) {
                 for (WorkerHandle handle : pool.workers()) {
-                    assertSame(handle.thread(), pool.run(assign(handle, whereAmI.call())));
-                    assertSame(handle.thread(), assign(handle, whereAmI.call()).join());
+                    assertSame(threadOf(handle), pool.run(assign(handle, whereAmI.call())));
+                    assertSame(threadOf(handle), assign(handle, whereAmI.call()).join());
                 }
             }
         }

@@ -1,5 +1,6 @@
 package dev.moroutine;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -89,7 +90,7 @@ class RobustnessTest {
     @Test
     void anIdleWorkerThatIsInterruptedParksInsteadOfSpinning() {
         try (Runner pool = workers(1)) {
-            Thread worker = pool.workers().get(0).thread();
+            Thread worker = threadOf(pool.workers().get(0));
             awaitState(worker, Thread.State.WAITING);
             worker.interrupt();
             awaitState(worker, Thread.State.WAITING);

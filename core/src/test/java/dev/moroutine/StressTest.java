@@ -1,5 +1,6 @@
 package dev.moroutine;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -114,7 +115,7 @@ class StressTest {
     void roundRobinIsExactlyEven() {
         try (Runner pool = workers(4)) {
             Map<Thread, Integer> counts = countPlacements(pool, 4000);
-            for (WorkerHandle w : pool.workers()) assertEquals(1000, counts.get(w.thread()), counts.toString());
+            for (WorkerHandle w : pool.workers()) assertEquals(1000, counts.get(threadOf(w)), counts.toString());
         }
     }
 
@@ -125,7 +126,7 @@ class StressTest {
         try (Runner pool = workers(4, PoolOptions.defaults().withBalancer(leastBusy()))) {
             Map<Thread, Integer> counts = countPlacements(pool, 4000);
             for (WorkerHandle w : pool.workers()) {
-                int share = counts.getOrDefault(w.thread(), 0);
+                int share = counts.getOrDefault(threadOf(w), 0);
                 assertTrue(share >= 600 && share <= 1400, "each worker should get about 1000 of 4000: " + counts);
             }
         }
@@ -143,7 +144,7 @@ class StressTest {
             assertTrue(started.await(10, TimeUnit.SECONDS));
             assertEquals(1, busy.activeCount());
             Map<Thread, Integer> counts = countPlacements(pool, 300);
-            assertNull(counts.get(busy.thread()), "no task should wait behind the busy worker: " + counts);
+            assertNull(counts.get(threadOf(busy)), "no task should wait behind the busy worker: " + counts);
             gate.countDown();
             assertTrue(blocker.get());
         }

@@ -416,7 +416,8 @@ class TaskTimeoutTest {
         assertThrows(NullPointerException.class, () -> PoolOptions.defaults().withTaskTimeout(null));
         IllegalArgumentException channel = assertThrows(IllegalArgumentException.class,
                 () -> channel(List.of(1, 2)).withTimeout(SHORT));
-        assertTrue(channel.getMessage().contains("is not run by itself"), channel.getMessage());
+        assertTrue(channel.getMessage().endsWith("is a channel, which does not run on a worker: pass it as the Stream or"
+                + " Iterable argument of the tasks that consume it, or join() it to consume it on this thread"), channel.getMessage());
         assertEquals(java.util.Optional.of(SHORT), PoolOptions.defaults().withTaskTimeout(SHORT).taskTimeout());
         assertTrue(PoolOptions.defaults().withTaskTimeout(SHORT).toString().contains("taskTimeout=PT0.1S"));
     }

@@ -1,5 +1,6 @@
 package dev.moroutine;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -61,7 +62,7 @@ class WorkerDeathTest {
     void aDeadWorkerIsReplacedAndTheTasksQueuedBehindItStillRun() throws Exception {
         try (Runner pool = workers(1)) {
             WorkerHandle worker = pool.workers().get(0);
-            Thread before = worker.thread();
+            Thread before = threadOf(worker);
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch gate = new CountDownLatch(1);
             CompletableFuture<Boolean> first = pool.submit(hold.call(started, gate));
@@ -81,7 +82,7 @@ class WorkerDeathTest {
 
             Thread after = pool.run(whereAmI.call());
             assertNotSame(before, after);
-            assertSame(after, worker.thread(), "the handle follows the replacement");
+            assertSame(after, threadOf(worker), "the handle follows the replacement");
             assertEquals(before.getName() + "#1", after.getName());
             assertTrue(after.isDaemon());
             before.join(10_000);
@@ -110,7 +111,7 @@ class WorkerDeathTest {
     @Test
     void otherThrowablesFailOnlyTheirTask() {
         try (Runner pool = workers(1)) {
-            Thread before = pool.workers().get(0).thread();
+            Thread before = threadOf(pool.workers().get(0));
             TaskFailedException error = assertThrows(TaskFailedException.class, () -> pool.run(throwsError.call(7)));
             assertEquals("custom error 7", assertInstanceOf(AssertionError.class, error.getCause()).getMessage());
             TaskFailedException sneaky = assertThrows(TaskFailedException.class, () -> pool.run(throwsThrowable.call(8)));

@@ -1,5 +1,6 @@
 package dev.moroutine;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -36,8 +37,8 @@ class WorkerForTest {
                 Task<Thread> task = where.call("key-" + i);
                 WorkerHandle predicted = pool.workerFor(task);
                 assertSame(predicted, pool.workerFor(task), "asking twice gives the same answer");
-                assertSame(predicted.thread(), pool.run(task), "key-" + i);
-                assertSame(predicted.thread(), pool.submit(task).get(10, TimeUnit.SECONDS), "key-" + i);
+                assertSame(threadOf(predicted), pool.run(task), "key-" + i);
+                assertSame(threadOf(predicted), pool.submit(task).get(10, TimeUnit.SECONDS), "key-" + i);
             }
         }
     }
@@ -57,10 +58,10 @@ class WorkerForTest {
                 expected.add(worker);
             }));
             for (int i = 0; i < runs.size(); i++) {
-                assertSame(expected.get(i).thread(), runs.get(i).join());
+                assertSame(threadOf(expected.get(i)), runs.get(i).join());
             }
             for (Task<Thread> task : batch) {
-                assertSame(pool.workerFor(task).thread(), pool.run(task), "the balancer agrees with the grouping");
+                assertSame(threadOf(pool.workerFor(task)), pool.run(task), "the balancer agrees with the grouping");
             }
         }
     }
@@ -85,7 +86,7 @@ class WorkerForTest {
             int first = pool.workerFor(task).index();
             assertEquals((first + 1) % 3, pool.workerFor(task).index());
             assertEquals((first + 2) % 3, pool.workerFor(task).index());
-            assertSame(pool.workers().get(first).thread(), pool.run(task), "and the next dispatch continues the cycle");
+            assertSame(threadOf(pool.workers().get(first)), pool.run(task), "and the next dispatch continues the cycle");
         }
     }
 

@@ -23,9 +23,11 @@ import dev.moroutine.Task;
  * {@link IllegalStateException} when it is sent to that worker, and the channel fails: every
  * other consumer gets the same error (as the cause of a {@link dev.moroutine.TaskFailedException}).
  *
- * <p>As a {@link Task}, {@link #join()} attaches a consumer on the calling thread.
- * Thread-safe.
+ * <p>As a {@link Task}, {@link #join()} attaches a consumer on the calling thread, and so do a
+ * pool's {@code run}, {@code submit} and {@code runAll} given a channel: it runs on no worker.
+ * For the same reason it cannot be assigned to a worker, given a timeout or placed by
+ * {@code workerFor}: those throw {@link IllegalArgumentException}. Thread-safe.
  *
  * @param <T> the item type
  */
-public sealed interface Channel<T> extends Task<LiveStream<T>> permits dev.moroutine.internal.ChannelImpl {}
+public sealed interface Channel<T> extends Task<LiveStream<T>> permits dev.moroutine.internal.stream.ChannelImpl {}

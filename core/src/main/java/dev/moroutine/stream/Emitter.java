@@ -6,7 +6,7 @@ package dev.moroutine.stream;
  *
  * @param <T> the item type
  */
-public sealed interface Emitter<T> permits dev.moroutine.internal.Pipe {
+public sealed interface Emitter<T> permits dev.moroutine.internal.stream.Pipe {
 
     /**
      * Sends one item. Blocks (spinning briefly, then parking) while {@code highWaterMark} items are

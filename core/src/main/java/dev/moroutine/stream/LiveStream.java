@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  *
  * @param <T> the item type
  */
-public sealed interface LiveStream<T> extends Stream<T>, Iterable<T> permits dev.moroutine.internal.LiveStreamImpl {
+public sealed interface LiveStream<T> extends Stream<T>, Iterable<T> permits dev.moroutine.internal.stream.LiveStreamImpl {
 
     /**
      * Iterates over the items; the for-each form of consuming this stream.

@@ -2,7 +2,9 @@
 package dev.moroutine.stream;
 
 import dev.moroutine.Mo;
-import dev.moroutine.internal.Definition;
+import dev.moroutine.internal.call.Definition;
+import dev.moroutine.internal.stream.Pipe;
+import dev.moroutine.internal.stream.StreamCall;
 import java.util.stream.Stream;
 
 /**
@@ -54,17 +56,19 @@ public final class StreamMo0<T> implements Mo {
     private final Definition definition;
 
     StreamMo0(Body<T> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, true, (args, pipe) -> {
-            pipe.pump(pull(body, args));
-            pipe.finish();
+        definition = new Definition(this, site, args -> {
+            Pipe<Object> out = StreamCall.output(args, 0);
+            out.pump(pull(body, args));
+            out.finish();
             return null;
         });
     }
 
     StreamMo0(Emitting<T> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, true, (args, pipe) -> {
-            push(body, args, pipe);
-            pipe.finish();
+        definition = new Definition(this, site, args -> {
+            Pipe<Object> out = StreamCall.output(args, 0);
+            push(body, args, out);
+            out.finish();
             return null;
         });
     }
@@ -87,7 +91,7 @@ public final class StreamMo0<T> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public StreamTask<T> call() {
-        return definition.streamCall(Definition.NO_ARGS);
+        return StreamCall.of(definition, Definition.NO_ARGS);
     }
 
     @Override

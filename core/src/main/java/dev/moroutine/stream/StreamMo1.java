@@ -4,7 +4,9 @@ package dev.moroutine.stream;
 import dev.moroutine.Mo;
 import dev.moroutine.Moroutine;
 import dev.moroutine.Task;
-import dev.moroutine.internal.Definition;
+import dev.moroutine.internal.call.Definition;
+import dev.moroutine.internal.stream.Pipe;
+import dev.moroutine.internal.stream.StreamCall;
 import java.util.stream.Stream;
 
 /**
@@ -94,17 +96,19 @@ public final class StreamMo1<A, T> implements Mo {
     private final Definition definition;
 
     StreamMo1(Body<A, T> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, true, (args, pipe) -> {
-            pipe.pump(pull(body, args));
-            pipe.finish();
+        definition = new Definition(this, site, args -> {
+            Pipe<Object> out = StreamCall.output(args, 1);
+            out.pump(pull(body, args));
+            out.finish();
             return null;
         });
     }
 
     StreamMo1(Emitting<A, T> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, true, (args, pipe) -> {
-            push(body, args, pipe);
-            pipe.finish();
+        definition = new Definition(this, site, args -> {
+            Pipe<Object> out = StreamCall.output(args, 1);
+            push(body, args, out);
+            out.finish();
             return null;
         });
     }
@@ -128,7 +132,7 @@ public final class StreamMo1<A, T> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public StreamTask<T> call(A a) {
-        return definition.streamCall(a);
+        return StreamCall.of(definition, a);
     }
 
     /**
@@ -141,7 +145,7 @@ public final class StreamMo1<A, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a) {
-        return definition.streamCall(Definition.taskArg(a, 1));
+        return StreamCall.of(definition, Definition.taskArg(a, 1));
     }
 
     /**

@@ -4,7 +4,9 @@ package dev.moroutine.stream;
 import dev.moroutine.Mo;
 import dev.moroutine.Moroutine;
 import dev.moroutine.Task;
-import dev.moroutine.internal.Definition;
+import dev.moroutine.internal.call.Definition;
+import dev.moroutine.internal.stream.Pipe;
+import dev.moroutine.internal.stream.StreamCall;
 import java.util.stream.Stream;
 
 /**
@@ -111,17 +113,19 @@ public final class StreamMo2<A, B, T> implements Mo {
     private final Definition definition;
 
     StreamMo2(Body<A, B, T> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, true, (args, pipe) -> {
-            pipe.pump(pull(body, args));
-            pipe.finish();
+        definition = new Definition(this, site, args -> {
+            Pipe<Object> out = StreamCall.output(args, 2);
+            out.pump(pull(body, args));
+            out.finish();
             return null;
         });
     }
 
     StreamMo2(Emitting<A, B, T> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, true, (args, pipe) -> {
-            push(body, args, pipe);
-            pipe.finish();
+        definition = new Definition(this, site, args -> {
+            Pipe<Object> out = StreamCall.output(args, 2);
+            push(body, args, out);
+            out.finish();
             return null;
         });
     }
@@ -146,7 +150,7 @@ public final class StreamMo2<A, B, T> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public StreamTask<T> call(A a, B b) {
-        return definition.streamCall(a, b);
+        return StreamCall.of(definition, a, b);
     }
 
     /**
@@ -160,7 +164,7 @@ public final class StreamMo2<A, B, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, Task<? extends B> b) {
-        return definition.streamCall(a, Definition.taskArg(b, 2));
+        return StreamCall.of(definition, a, Definition.taskArg(b, 2));
     }
 
     /**
@@ -174,7 +178,7 @@ public final class StreamMo2<A, B, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, B b) {
-        return definition.streamCall(Definition.taskArg(a, 1), b);
+        return StreamCall.of(definition, Definition.taskArg(a, 1), b);
     }
 
     /**
@@ -188,7 +192,7 @@ public final class StreamMo2<A, B, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, Task<? extends B> b) {
-        return definition.streamCall(Definition.taskArg(a, 1), Definition.taskArg(b, 2));
+        return StreamCall.of(definition, Definition.taskArg(a, 1), Definition.taskArg(b, 2));
     }
 
     /**

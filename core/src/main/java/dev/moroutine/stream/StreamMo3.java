@@ -4,7 +4,9 @@ package dev.moroutine.stream;
 import dev.moroutine.Mo;
 import dev.moroutine.Moroutine;
 import dev.moroutine.Task;
-import dev.moroutine.internal.Definition;
+import dev.moroutine.internal.call.Definition;
+import dev.moroutine.internal.stream.Pipe;
+import dev.moroutine.internal.stream.StreamCall;
 import java.util.stream.Stream;
 
 /**
@@ -128,17 +130,19 @@ public final class StreamMo3<A, B, C, T> implements Mo {
     private final Definition definition;
 
     StreamMo3(Body<A, B, C, T> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, true, (args, pipe) -> {
-            pipe.pump(pull(body, args));
-            pipe.finish();
+        definition = new Definition(this, site, args -> {
+            Pipe<Object> out = StreamCall.output(args, 3);
+            out.pump(pull(body, args));
+            out.finish();
             return null;
         });
     }
 
     StreamMo3(Emitting<A, B, C, T> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, true, (args, pipe) -> {
-            push(body, args, pipe);
-            pipe.finish();
+        definition = new Definition(this, site, args -> {
+            Pipe<Object> out = StreamCall.output(args, 3);
+            push(body, args, out);
+            out.finish();
             return null;
         });
     }
@@ -164,7 +168,7 @@ public final class StreamMo3<A, B, C, T> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public StreamTask<T> call(A a, B b, C c) {
-        return definition.streamCall(a, b, c);
+        return StreamCall.of(definition, a, b, c);
     }
 
     /**
@@ -179,7 +183,7 @@ public final class StreamMo3<A, B, C, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, B b, Task<? extends C> c) {
-        return definition.streamCall(a, b, Definition.taskArg(c, 3));
+        return StreamCall.of(definition, a, b, Definition.taskArg(c, 3));
     }
 
     /**
@@ -194,7 +198,7 @@ public final class StreamMo3<A, B, C, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, Task<? extends B> b, C c) {
-        return definition.streamCall(a, Definition.taskArg(b, 2), c);
+        return StreamCall.of(definition, a, Definition.taskArg(b, 2), c);
     }
 
     /**
@@ -209,7 +213,7 @@ public final class StreamMo3<A, B, C, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, Task<? extends B> b, Task<? extends C> c) {
-        return definition.streamCall(a, Definition.taskArg(b, 2), Definition.taskArg(c, 3));
+        return StreamCall.of(definition, a, Definition.taskArg(b, 2), Definition.taskArg(c, 3));
     }
 
     /**
@@ -224,7 +228,7 @@ public final class StreamMo3<A, B, C, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, B b, C c) {
-        return definition.streamCall(Definition.taskArg(a, 1), b, c);
+        return StreamCall.of(definition, Definition.taskArg(a, 1), b, c);
     }
 
     /**
@@ -239,7 +243,7 @@ public final class StreamMo3<A, B, C, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, B b, Task<? extends C> c) {
-        return definition.streamCall(Definition.taskArg(a, 1), b, Definition.taskArg(c, 3));
+        return StreamCall.of(definition, Definition.taskArg(a, 1), b, Definition.taskArg(c, 3));
     }
 
     /**
@@ -254,7 +258,7 @@ public final class StreamMo3<A, B, C, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, Task<? extends B> b, C c) {
-        return definition.streamCall(Definition.taskArg(a, 1), Definition.taskArg(b, 2), c);
+        return StreamCall.of(definition, Definition.taskArg(a, 1), Definition.taskArg(b, 2), c);
     }
 
     /**
@@ -269,7 +273,7 @@ public final class StreamMo3<A, B, C, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, Task<? extends B> b, Task<? extends C> c) {
-        return definition.streamCall(Definition.taskArg(a, 1), Definition.taskArg(b, 2), Definition.taskArg(c, 3));
+        return StreamCall.of(definition, Definition.taskArg(a, 1), Definition.taskArg(b, 2), Definition.taskArg(c, 3));
     }
 
     /**

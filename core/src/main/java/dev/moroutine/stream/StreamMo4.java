@@ -4,7 +4,9 @@ package dev.moroutine.stream;
 import dev.moroutine.Mo;
 import dev.moroutine.Moroutine;
 import dev.moroutine.Task;
-import dev.moroutine.internal.Definition;
+import dev.moroutine.internal.call.Definition;
+import dev.moroutine.internal.stream.Pipe;
+import dev.moroutine.internal.stream.StreamCall;
 import java.util.stream.Stream;
 
 /**
@@ -145,17 +147,19 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
     private final Definition definition;
 
     StreamMo4(Body<A, B, C, D, T> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, true, (args, pipe) -> {
-            pipe.pump(pull(body, args));
-            pipe.finish();
+        definition = new Definition(this, site, args -> {
+            Pipe<Object> out = StreamCall.output(args, 4);
+            out.pump(pull(body, args));
+            out.finish();
             return null;
         });
     }
 
     StreamMo4(Emitting<A, B, C, D, T> body, StackWalker.StackFrame site) {
-        definition = new Definition(this, site, true, (args, pipe) -> {
-            push(body, args, pipe);
-            pipe.finish();
+        definition = new Definition(this, site, args -> {
+            Pipe<Object> out = StreamCall.output(args, 4);
+            push(body, args, out);
+            out.finish();
             return null;
         });
     }
@@ -182,7 +186,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public StreamTask<T> call(A a, B b, C c, D d) {
-        return definition.streamCall(a, b, c, d);
+        return StreamCall.of(definition, a, b, c, d);
     }
 
     /**
@@ -198,7 +202,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, B b, C c, Task<? extends D> d) {
-        return definition.streamCall(a, b, c, Definition.taskArg(d, 4));
+        return StreamCall.of(definition, a, b, c, Definition.taskArg(d, 4));
     }
 
     /**
@@ -214,7 +218,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, B b, Task<? extends C> c, D d) {
-        return definition.streamCall(a, b, Definition.taskArg(c, 3), d);
+        return StreamCall.of(definition, a, b, Definition.taskArg(c, 3), d);
     }
 
     /**
@@ -230,7 +234,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, B b, Task<? extends C> c, Task<? extends D> d) {
-        return definition.streamCall(a, b, Definition.taskArg(c, 3), Definition.taskArg(d, 4));
+        return StreamCall.of(definition, a, b, Definition.taskArg(c, 3), Definition.taskArg(d, 4));
     }
 
     /**
@@ -246,7 +250,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, Task<? extends B> b, C c, D d) {
-        return definition.streamCall(a, Definition.taskArg(b, 2), c, d);
+        return StreamCall.of(definition, a, Definition.taskArg(b, 2), c, d);
     }
 
     /**
@@ -262,7 +266,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, Task<? extends B> b, C c, Task<? extends D> d) {
-        return definition.streamCall(a, Definition.taskArg(b, 2), c, Definition.taskArg(d, 4));
+        return StreamCall.of(definition, a, Definition.taskArg(b, 2), c, Definition.taskArg(d, 4));
     }
 
     /**
@@ -278,7 +282,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, Task<? extends B> b, Task<? extends C> c, D d) {
-        return definition.streamCall(a, Definition.taskArg(b, 2), Definition.taskArg(c, 3), d);
+        return StreamCall.of(definition, a, Definition.taskArg(b, 2), Definition.taskArg(c, 3), d);
     }
 
     /**
@@ -294,7 +298,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(A a, Task<? extends B> b, Task<? extends C> c, Task<? extends D> d) {
-        return definition.streamCall(a, Definition.taskArg(b, 2), Definition.taskArg(c, 3), Definition.taskArg(d, 4));
+        return StreamCall.of(definition, a, Definition.taskArg(b, 2), Definition.taskArg(c, 3), Definition.taskArg(d, 4));
     }
 
     /**
@@ -310,7 +314,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, B b, C c, D d) {
-        return definition.streamCall(Definition.taskArg(a, 1), b, c, d);
+        return StreamCall.of(definition, Definition.taskArg(a, 1), b, c, d);
     }
 
     /**
@@ -326,7 +330,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, B b, C c, Task<? extends D> d) {
-        return definition.streamCall(Definition.taskArg(a, 1), b, c, Definition.taskArg(d, 4));
+        return StreamCall.of(definition, Definition.taskArg(a, 1), b, c, Definition.taskArg(d, 4));
     }
 
     /**
@@ -342,7 +346,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, B b, Task<? extends C> c, D d) {
-        return definition.streamCall(Definition.taskArg(a, 1), b, Definition.taskArg(c, 3), d);
+        return StreamCall.of(definition, Definition.taskArg(a, 1), b, Definition.taskArg(c, 3), d);
     }
 
     /**
@@ -358,7 +362,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, B b, Task<? extends C> c, Task<? extends D> d) {
-        return definition.streamCall(Definition.taskArg(a, 1), b, Definition.taskArg(c, 3), Definition.taskArg(d, 4));
+        return StreamCall.of(definition, Definition.taskArg(a, 1), b, Definition.taskArg(c, 3), Definition.taskArg(d, 4));
     }
 
     /**
@@ -374,7 +378,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, Task<? extends B> b, C c, D d) {
-        return definition.streamCall(Definition.taskArg(a, 1), Definition.taskArg(b, 2), c, d);
+        return StreamCall.of(definition, Definition.taskArg(a, 1), Definition.taskArg(b, 2), c, d);
     }
 
     /**
@@ -390,7 +394,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, Task<? extends B> b, C c, Task<? extends D> d) {
-        return definition.streamCall(Definition.taskArg(a, 1), Definition.taskArg(b, 2), c, Definition.taskArg(d, 4));
+        return StreamCall.of(definition, Definition.taskArg(a, 1), Definition.taskArg(b, 2), c, Definition.taskArg(d, 4));
     }
 
     /**
@@ -406,7 +410,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, Task<? extends B> b, Task<? extends C> c, D d) {
-        return definition.streamCall(Definition.taskArg(a, 1), Definition.taskArg(b, 2), Definition.taskArg(c, 3), d);
+        return StreamCall.of(definition, Definition.taskArg(a, 1), Definition.taskArg(b, 2), Definition.taskArg(c, 3), d);
     }
 
     /**
@@ -422,7 +426,7 @@ public final class StreamMo4<A, B, C, D, T> implements Mo {
      * @throws NullPointerException if a task-arg is {@code null}
      */
     public StreamTask<T> call(Task<? extends A> a, Task<? extends B> b, Task<? extends C> c, Task<? extends D> d) {
-        return definition.streamCall(Definition.taskArg(a, 1), Definition.taskArg(b, 2), Definition.taskArg(c, 3), Definition.taskArg(d, 4));
+        return StreamCall.of(definition, Definition.taskArg(a, 1), Definition.taskArg(b, 2), Definition.taskArg(c, 3), Definition.taskArg(d, 4));
     }
 
     /**

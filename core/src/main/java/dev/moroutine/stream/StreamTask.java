@@ -23,7 +23,7 @@ import java.util.concurrent.Flow;
  *
  * @param <T> the item type
  */
-public sealed interface StreamTask<T> extends Task<LiveStream<T>> permits dev.moroutine.internal.StreamCall {
+public sealed interface StreamTask<T> extends Task<LiveStream<T>> permits dev.moroutine.internal.stream.StreamCall {
 
     /**
      * The items as a reactive-streams publisher (for Reactor, RxJava, Mutiny through their

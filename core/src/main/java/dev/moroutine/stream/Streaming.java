@@ -5,10 +5,10 @@ import dev.moroutine.Runner;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
-import dev.moroutine.internal.ChannelImpl;
-import dev.moroutine.internal.Definition;
-import dev.moroutine.internal.MapSource;
-import dev.moroutine.internal.Streams;
+import dev.moroutine.internal.stream.ChannelImpl;
+import dev.moroutine.internal.call.Definition;
+import dev.moroutine.internal.stream.MapSource;
+import dev.moroutine.internal.stream.Streams;
 import java.util.Iterator;
 import java.util.Objects;
 

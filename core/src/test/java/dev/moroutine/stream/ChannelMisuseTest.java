@@ -1,5 +1,6 @@
 package dev.moroutine.stream;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -156,7 +157,7 @@ class ChannelMisuseTest {
                 Channel<Integer> channel = channel(Streaming.assign(only, upTo.call(100)));
                 TaskFailedException e = assertThrows(TaskFailedException.class, () -> pool.run(joinAndCount.call(channel)));
                 assertInstanceOf(IllegalStateException.class, e.getCause());
-                assertTrue(e.getCause().getMessage().startsWith(channel + " cannot feed join() on " + only.thread().getName()),
+                assertTrue(e.getCause().getMessage().startsWith(channel + " cannot feed join() on " + threadOf(only).getName()),
                         e.getCause().getMessage());
             }
         });

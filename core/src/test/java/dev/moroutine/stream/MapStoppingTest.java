@@ -1,5 +1,6 @@
 package dev.moroutine.stream;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -98,7 +99,7 @@ class MapStoppingTest {
         AtomicInteger ran = new AtomicInteger();
         try (Runner other = workers(1)) {
             Runner pool = workers(1);
-            Thread worker = pool.workers().get(0).thread();
+            Thread worker = threadOf(pool.workers().get(0));
             CompletableFuture<Long> consuming = pool.submit(countMapped.call(other, gated.call(gate, ran)));
             try {
                 awaitStarted(ran);

@@ -1,5 +1,6 @@
 package dev.moroutine.stream;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -195,7 +196,7 @@ class PublisherTest {
             Flow.Subscription subscription = subscribe(assign(worker, counted.call(emitted)).publisher(),
                     new LinkedBlockingQueue<>());
             try {
-                awaitWaitingForRoom(worker.thread());
+                awaitWaitingForRoom(threadOf(worker));
                 // the deliverer may hold one more item, taken from the pipe before any demand
                 assertTrue(emitted.get() <= highWaterMark + 1, "the producer emitted " + emitted.get()
                         + " items before it waited for room; the pool's high-water mark is " + highWaterMark);

@@ -1,5 +1,6 @@
 package dev.moroutine.stream;
 
+import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -8,7 +9,6 @@ import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.Runner;
-import dev.moroutine.Task;
 import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
@@ -228,7 +228,7 @@ class StreamingRobustnessTest {
         CountDownLatch never = new CountDownLatch(1);
         Runner pool = workers(1);
         CompletableFuture<Long> consuming = pool.submit(countAll.call(slow.call(never)));
-        Thread worker = pool.workers().get(0).thread();
+        Thread worker = threadOf(pool.workers().get(0));
         awaitState(worker, Thread.State.WAITING);
         pool.terminate();
         assertThrows(CancellationException.class, consuming::join);
@@ -249,12 +249,31 @@ class StreamingRobustnessTest {
         IllegalArgumentException huge = assertThrows(IllegalArgumentException.class,
                 () -> upTo.call(1).withHighWaterMark(Integer.MAX_VALUE));
         assertTrue(huge.getMessage().contains("must be at most 1048576"), huge.getMessage());
+    }
+
+    /** Issue 10: a channel is a task by its type, so a pool runs it as its join() does: a consumer on the caller. */
+    @Test
+    void aPoolRunsAChannelAsAConsumerOnTheCaller() throws Exception {
         try (Runner pool = workers(1, PoolOptions.defaults())) {
-            Channel<Integer> channel = channel(List.of(1, 2));
-            @SuppressWarnings("unchecked")
-            Task<Object> asTask = (Task<Object>) (Task<?>) channel;
-            IllegalArgumentException notRunnable = assertThrows(IllegalArgumentException.class, () -> pool.run(asTask));
-            assertTrue(notRunnable.getMessage().contains("is not run by itself"), notRunnable.getMessage());
+            try (LiveStream<Integer> all = pool.run(channel(List.of(1, 2)))) {
+                assertEquals(List.of(1, 2), all.toList());
+            }
+            try (LiveStream<Integer> all = pool.submit(channel(List.of(3))).get(10, TimeUnit.SECONDS)) {
+                assertEquals(List.of(3), all.toList());
+            }
+            Channel<Integer> shared = channel(upTo.call(100));
+            List<LiveStream<Integer>> both = pool.runAll(List.of(shared, shared));
+            long total = 0;
+            for (LiveStream<Integer> one : both) {
+                try (one) {
+                    total += one.mapToLong(Integer::longValue).sum();
+                }
+            }
+            assertEquals(99L * 100 / 2, total, "each item reaches exactly one of the two consumers");
+            IllegalArgumentException noWorker = assertThrows(IllegalArgumentException.class, () -> pool.workerFor(shared));
+            assertTrue(noWorker.getMessage().endsWith("is a channel, which does not run on a worker: pass it as the Stream or"
+                    + " Iterable argument of the tasks that consume it, or join() it to consume it on this thread"),
+                    noWorker.getMessage());
         }
     }
 

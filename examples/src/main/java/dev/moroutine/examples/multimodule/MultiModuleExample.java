@@ -29,7 +29,7 @@ public final class MultiModuleExample {
             System.out.printf("%s(20, 22) = %s%n    ran on %s%n", add.id(), sum.value(), sum.thread());
             System.out.printf("%s(\"moroutine\") = %s%n    ran on %s%n", greet.id(), greeting.value(), greeting.thread());
 
-            String worker = pool.workers().getFirst().thread().getName();
+            String worker = pool.workers().getFirst().name();
             check(sum.value() == 42 && greeting.value().equals("Hello, moroutine!")
                     && sum.thread().equals(worker) && greeting.thread().equals(worker),
                     "both results right, both ran on the pool's one worker " + worker);

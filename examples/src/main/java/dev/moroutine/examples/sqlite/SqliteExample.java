@@ -32,7 +32,7 @@ public final class SqliteExample {
         List<Map<String, Object>> rows;
         String worker;
         try (Runner pool = workers(1)) {
-            worker = pool.workers().getFirst().thread().getName();
+            worker = pool.workers().getFirst().name();
             pool.run(exec.call(db, "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)"));
             int inserted = pool.run(exec.call(db, "INSERT INTO users (name) VALUES ('Alice'), ('Bob'), ('Carol')"));
             System.out.println("inserted " + inserted + " rows");

@@ -1,0 +1,265 @@
+package dev.moroutine.internal.call;
+
+import dev.moroutine.Mo;
+import dev.moroutine.Task;
+import dev.moroutine.WorkerHandle;
+import dev.moroutine.internal.dispatch.Execution;
+import dev.moroutine.internal.dispatch.Invocation;
+import dev.moroutine.internal.dispatch.StreamArg;
+import dev.moroutine.internal.dispatch.TaskArg;
+import dev.moroutine.internal.dispatch.Timeouts;
+import dev.moroutine.internal.dispatch.Waiting;
+import dev.moroutine.internal.dispatch.Worker;
+import dev.moroutine.internal.dispatch.WorkerGroup;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The implementation of {@link Task} for value moroutines (and, through the stream layer's
+ * subclass, for streaming ones): an {@link Invocation} of a moroutine's definition with its arguments (values,
+ * {@link TaskArg}s or {@link StreamArg}s) and, optionally, the worker it is assigned to and its
+ * timeout. Immutable.
+ *
+ * <p>A {@code Call} is a task-arg cache key by identity, so it deliberately keeps
+ * {@link Object#equals} and {@link Object#hashCode}. It is not sealed: its one subclass lives in
+ * the stream layer above, which this layer does not name.
+ *
+ * @param <R> the result type
+ */
+public non-sealed class Call<R> extends Invocation implements Task<R> {
+
+    private final Definition definition;
+    private final Worker assigned;
+
+    /**
+     * Describes a call.
+     *
+     * @param definition the moroutine
+     * @param args its arguments: values, {@link TaskArg}s or {@link StreamArg}s
+     * @param assigned the worker it is pinned to, or null
+     * @param timeout its own timeout, or null
+     */
+    protected Call(Definition definition, Object[] args, Worker assigned, Duration timeout) {
+        super(args, timeout);
+        this.definition = definition;
+        this.assigned = assigned;
+    }
+
+    /**
+     * The task as a {@code Call}.
+     *
+     * @param task a task
+     * @param <R> the result type
+     * @return the same object
+     * @throws NullPointerException if {@code task} is null
+     * @throws IllegalArgumentException if it is a channel, which is not run by itself
+     */
+    public static <R> Call<R> of(Task<R> task) {
+        if (Objects.requireNonNull(task, "task") instanceof Call<R> call) {
+            return call;
+        }
+        throw new IllegalArgumentException(task + " is a channel, which does not run on a worker: pass it as the Stream"
+                + " or Iterable argument of the tasks that consume it, or join() it to consume it on this thread");
+    }
+
+    /**
+     * This call pinned to a pool worker.
+     *
+     * @param handle a handle from a pool's {@code workers()}
+     * @return a copy that runs only on that worker
+     * @throws IllegalArgumentException if {@code handle} is not a moroutine pool's worker
+     */
+    public Call<R> assignedTo(WorkerHandle handle) {
+        if (!(handle instanceof Worker worker) || worker.group() == null) {
+            throw new IllegalArgumentException(handle + " is not a worker of a moroutine pool; use a handle from Runner.workers()");
+        }
+        return copy(worker, timeout());
+    }
+
+    @Override
+    public Call<R> withTimeout(Duration timeout) {
+        return copy(assigned, Timeouts.check(timeout));
+    }
+
+    /**
+     * A copy with another assignment and timeout; subclasses keep their own settings.
+     *
+     * @param worker the worker it is pinned to, or null
+     * @param timeout its own timeout, or null
+     * @return the copy
+     */
+    protected Call<R> copy(Worker worker, Duration timeout) {
+        return new Call<>(definition, args(), worker, timeout);
+    }
+
+    /**
+     * The moroutine this is a call of.
+     *
+     * @return the moroutine
+     */
+    public Mo moroutine() {
+        return definition.moroutine();
+    }
+
+    /**
+     * What this is a call of.
+     *
+     * @return the moroutine's definition
+     */
+    protected final Definition definition() {
+        return definition;
+    }
+
+    /**
+     * The worker this call is pinned to.
+     *
+     * @return the worker, or null
+     */
+    protected final Worker assigned() {
+        return assigned;
+    }
+
+    @Override
+    public String id() {
+        return definition.id();
+    }
+
+    @Override
+    protected Object invoke(Object[] resolved) throws Exception {
+        return definition.invoke(resolved);
+    }
+
+    /**
+     * Where this call runs when it is not given to a pool: its assignment, or its dedicated worker.
+     *
+     * @return the worker
+     */
+    public final Worker defaultWorker() {
+        return assigned != null ? assigned : definition.dedicatedWorker();
+    }
+
+    @Override
+    public CompletableFuture<R> future() {
+        return submitTo(defaultWorker());
+    }
+
+    @Override
+    public R join() {
+        return runOn(defaultWorker());
+    }
+
+    /**
+     * Sends this call to a worker and waits for its result.
+     *
+     * @param worker where it runs; its pool's settings hold for the run
+     * @return the result
+     */
+    protected R runOn(Worker worker) {
+        return Waiting.await(send(worker));
+    }
+
+    /**
+     * Sends this call to a worker without waiting.
+     *
+     * @param worker where it runs; its pool's settings hold for the run
+     * @return the future of its result
+     */
+    CompletableFuture<R> submitTo(Worker worker) {
+        return prepare(worker.group()).sendTo(worker);
+    }
+
+    /**
+     * Builds this call's execution, binding the endpoints among its arguments (reserving channel
+     * ends), without sending it anywhere yet: a batch builds all of its executions first, so that
+     * no consumer can drain a channel before the batch's other consumers of it have attached.
+     *
+     * @param group the pool it will run on, whose settings hold for streams the call sets none for; null for none
+     * @return the execution, ready to send
+     */
+    protected Prepared<R> prepare(WorkerGroup group) {
+        Execution<R> execution = new Execution<>(this, null);
+        return new Prepared<>(execution, execution);
+    }
+
+    /**
+     * A call's execution, built but not yet sent to a worker.
+     *
+     * @param <R> the result type
+     */
+    public static final class Prepared<R> {
+        private final Execution<?> execution;
+        private final CompletableFuture<R> result;
+
+        /**
+         * A built execution and what its caller receives once it is sent.
+         *
+         * @param execution the execution
+         * @param result the caller's future: the execution itself, or a stream's consumer end
+         */
+        public Prepared(Execution<?> execution, CompletableFuture<R> result) {
+            this.execution = execution;
+            this.result = result;
+        }
+
+        /**
+         * A task that runs on no worker (a channel: its consumer end attaches on the caller), as a
+         * batch's member; {@link #call()} is null and sending it does nothing.
+         */
+        static <R> Prepared<R> attached(Task<R> task) {
+            return new Prepared<>(null, task.future());
+        }
+
+        /** The call it is an execution of; null for a task that runs on no worker. */
+        Call<?> call() {
+            return execution != null ? (Call<?>) execution.invocation() : null;
+        }
+
+        /**
+         * Sends the execution to {@code worker}; if refused, fails it and throws.
+         *
+         * @param worker where it runs
+         * @return the caller's future
+         */
+        public CompletableFuture<R> sendTo(Worker worker) {
+            if (execution != null) {
+                dispatch(worker, execution);
+            }
+            return result;
+        }
+
+        /** Fails the execution without sending it, releasing what it attached. */
+        void abandon(RuntimeException why) {
+            if (execution != null) {
+                execution.completeExceptionally(why);
+            } else if (result.join() instanceof AutoCloseable attached) {
+                try {
+                    attached.close();
+                } catch (Exception e) {
+                    why.addSuppressed(e);
+                }
+            }
+        }
+    }
+
+    private Execution<R> send(Worker worker) {
+        Execution<R> execution = new Execution<>(this, null);
+        dispatch(worker, execution);
+        return execution;
+    }
+
+    /** Hands an execution to a worker; if refused, fails it, so what it attached is released. */
+    static void dispatch(Worker worker, Execution<?> execution) {
+        try {
+            worker.dispatch(execution);
+        } catch (RuntimeException refused) {
+            execution.completeExceptionally(refused);
+            throw refused;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "task " + definition + (assigned != null ? " assigned to " + assigned : "");
+    }
+}

@@ -1,0 +1,404 @@
+package dev.moroutine.internal.call;
+
+import dev.moroutine.AbortController;
+import dev.moroutine.Balancer;
+import dev.moroutine.Runner;
+import dev.moroutine.Signal;
+import dev.moroutine.Task;
+import dev.moroutine.WorkerHandle;
+import dev.moroutine.internal.dispatch.Execution;
+import dev.moroutine.internal.dispatch.ThreadWorker;
+import dev.moroutine.internal.dispatch.Waiting;
+import dev.moroutine.internal.dispatch.Worker;
+import dev.moroutine.internal.dispatch.WorkerGroup;
+import dev.moroutine.stream.LiveStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The {@link Runner}: a fixed array of {@link Worker}s (made by a {@link Backend}: threads unless
+ * told otherwise) and a balancer. See {@link Runner}
+ * for the shutdown state machine; {@code state} is OPEN, CLOSING or CLOSED, and each worker keeps
+ * its own lifecycle, which is what actually stops dispatch.
+ *
+ * <p>{@link #close()} waits on each worker's stopped latch: in slices of the warning interval, so
+ * that a worker held for long (by a stream nobody reads, typically) is logged instead of waited on
+ * in silence; and, after interrupting, for at most {@link #STOP_GRACE}, so that a task which ignores
+ * the interrupt cannot hold it, while one that obeys has ended and closed its worker's values.
+ */
+public final class WorkerPool implements Runner, WorkerGroup {
+
+    private static final System.Logger LOG = System.getLogger(WorkerPool.class.getName());
+    private static final AtomicInteger POOLS = new AtomicInteger();
+    /** How long {@link #close()} waits for the workers after interrupting them. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(1);
+    /** How often a {@link #close()} that is still waiting says what for. */
+    private static final Duration HELD_WARNING_INTERVAL = Duration.ofSeconds(10);
+
+    private static final int OPEN = 0;
+    private static final int CLOSING = 1;
+    private static final int CLOSED = 2;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(WorkerPool.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final Worker[] workers;
+    private final List<WorkerHandle> handles;
+    private final Balancer balancer;
+    private final Duration shutdownTimeout;
+    private final Duration taskTimeout;
+    private final int highWaterMark;
+    private final AbortController shutdown = new AbortController();
+    private volatile int state = OPEN;
+    private volatile Duration warningInterval = HELD_WARNING_INTERVAL;
+
+    /** Makes a pool's workers: the seam a backend implements, besides {@link Worker}. */
+    @FunctionalInterface
+    public interface Backend {
+        /**
+         * Makes and starts one worker of a pool.
+         *
+         * @param name the worker's name
+         * @param index its position in the pool
+         * @param pool the pool, whose settings hold for the tasks it runs
+         * @return the worker, ready to accept executions
+         */
+        Worker start(String name, int index, WorkerGroup pool);
+    }
+
+    /** Workers that are platform threads. */
+    public static final Backend THREADS = (name, index, pool) -> {
+        ThreadWorker worker = new ThreadWorker(name, index, pool);
+        worker.start();
+        return worker;
+    };
+
+    /**
+     * Makes and starts a pool.
+     *
+     * @param size the number of workers, at least 1
+     * @param balancer the balancer
+     * @param shutdownTimeout how long {@link #close()} waits before interrupting, or null for no limit
+     * @param threadNamePrefix the thread name prefix, or null for {@code moroutine-pool-<n>}
+     * @param highWaterMark stream items in flight before a producer blocks
+     * @param taskTimeout how long a task without its own timeout may run, or null for no limit
+     * @param backend makes the workers
+     */
+    public WorkerPool(int size, Balancer balancer, Duration shutdownTimeout, String threadNamePrefix, int highWaterMark,
+            Duration taskTimeout, Backend backend) {
+        this.name = threadNamePrefix != null ? threadNamePrefix : "moroutine-pool-" + POOLS.incrementAndGet();
+        this.balancer = balancer;
+        this.shutdownTimeout = shutdownTimeout;
+        this.taskTimeout = taskTimeout;
+        this.highWaterMark = highWaterMark;
+        this.workers = new Worker[size];
+        for (int i = 0; i < size; i++) {
+            workers[i] = backend.start(name + "-worker-" + i, i, this);
+        }
+        this.handles = List.of(workers);
+    }
+
+    /** A channel does not run on a worker: like its {@code join()}, running it attaches a consumer on the caller. */
+    @Override
+    public <R> R run(Task<R> task) {
+        if (!(Objects.requireNonNull(task, "task") instanceof Call<R> call)) {
+            checkOpen(task);
+            return task.join();
+        }
+        return call.runOn(place(call));
+    }
+
+    @Override
+    public <R> CompletableFuture<R> submit(Task<R> task) {
+        if (!(Objects.requireNonNull(task, "task") instanceof Call<R> call)) {
+            checkOpen(task);
+            return task.future();
+        }
+        return call.submitTo(place(call));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked") // each result came from a Task<? extends R>
+    public <R> List<R> runAll(List<? extends Task<? extends R>> tasks) {
+        Objects.requireNonNull(tasks, "tasks");
+        for (Task<? extends R> task : tasks) {
+            Objects.requireNonNull(task, "a task in the list is null"); // refuse a bad list before anything runs
+        }
+        checkOpen(tasks);
+        List<Call.Prepared<? extends R>> prepared = new ArrayList<>(tasks.size());
+        List<CompletableFuture<? extends R>> futures = new ArrayList<>(tasks.size());
+        RuntimeException failure = null;
+        try {
+            // Every execution is built, so every channel end attached, before the first is sent: a
+            // consumer cannot drain a channel before the other consumers of the batch attach to it.
+            for (Task<? extends R> task : tasks) {
+                prepared.add(task instanceof Call<? extends R> call ? call.prepare(this) : Call.Prepared.attached(task));
+            }
+            for (Call.Prepared<? extends R> next : prepared) {
+                futures.add(next.call() != null ? next.sendTo(place(next.call())) : next.sendTo(null));
+            }
+        } catch (RuntimeException refused) { // refused, or the pool closed part-way: still wait for what was sent
+            failure = refused;
+            for (int i = futures.size(); i < prepared.size(); i++) {
+                prepared.get(i).abandon(refused);
+            }
+        }
+        Object[] results = new Object[futures.size()];
+        for (int i = 0; i < results.length; i++) {
+            try {
+                results[i] = futures.get(i) instanceof Execution<? extends R> execution
+                        ? Waiting.await(execution)
+                        : futures.get(i).join(); // a stream, already open
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            for (CompletableFuture<? extends R> future : futures) {
+                if (!(future instanceof Execution<?>) && future.join() instanceof LiveStream<?> opened) {
+                    opened.close(); // nobody gets it to read or close: it would hold its producer's worker
+                }
+            }
+            throw failure;
+        }
+        return (List<R>) Collections.unmodifiableList(Arrays.asList(results));
+    }
+
+    /** The worker that runs {@code call}: its assignment, or the balancer's choice. */
+    private Worker place(Call<?> call) {
+        checkOpen(call);
+        return route(call);
+    }
+
+    private void checkOpen(Object task) {
+        if (state != OPEN) {
+            throw new RejectedExecutionException(name + " is closed, so it cannot run " + task
+                    + "; submit tasks before close(), or make a new pool with workers(n)");
+        }
+    }
+
+    @Override
+    public ExecutorService asExecutorService() {
+        return new ExecutorView(this);
+    }
+
+    @Override
+    public WorkerHandle workerFor(Task<?> task) {
+        return route(Call.of(task));
+    }
+
+    private Worker route(Call<?> call) {
+        return call.assigned() != null ? own(call) : select(call);
+    }
+
+    private Worker own(Call<?> call) {
+        Worker worker = call.assigned();
+        if (worker.group() != this) {
+            throw new IllegalArgumentException(call + " belongs to " + worker.group() + ", not to " + name
+                    + "; assign it to one of this pool's workers()");
+        }
+        return worker;
+    }
+
+    private Worker select(Call<?> call) {
+        WorkerHandle chosen = balancer.select(handles, call);
+        if (chosen instanceof Worker worker && worker.group() == this) {
+            return worker;
+        }
+        throw new IllegalStateException("balancer " + balancer + " returned " + chosen + ", which is not a worker of "
+                + name + "; a balancer must return one of the handles it is given");
+    }
+
+    @Override
+    public int highWaterMark() {
+        return highWaterMark;
+    }
+
+    @Override
+    public Duration taskTimeout() {
+        return taskTimeout;
+    }
+
+    /**
+     * Sets how often a {@link #close()} that is still waiting logs what holds it (10 seconds unless
+     * set); for tests.
+     *
+     * @param interval the interval
+     * @throws IllegalArgumentException if {@code interval} is not positive
+     */
+    public void warnWhileClosingEvery(Duration interval) {
+        if (!interval.isPositive()) {
+            throw new IllegalArgumentException("the warning interval must be positive, was " + interval);
+        }
+        warningInterval = interval;
+    }
+
+    @Override
+    public List<WorkerHandle> workers() {
+        return handles;
+    }
+
+    @Override
+    public Signal signal() {
+        return shutdown.signal();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return state != OPEN;
+    }
+
+    @Override
+    public void close() {
+        Thread caller = Thread.currentThread();
+        for (Worker worker : workers) {
+            if (worker.isCurrent()) {
+                throw new IllegalStateException("close() was called on " + caller.getName() + ", a worker of " + name
+                        + ", which would wait for itself; close the pool from outside, or call terminate()");
+            }
+        }
+        Error fromSignal = null;
+        if (STATE.compareAndSet(this, OPEN, CLOSING)) {
+            // Drain before firing, so that a signal action that calls close() again finds the
+            // workers already stopping, and one that throws cannot leave them running.
+            for (Worker worker : workers) {
+                worker.drain(name + " was closed");
+            }
+            try {
+                shutdown.abort(name + " is closing");
+            } catch (Error e) {
+                fromSignal = e;
+            }
+        } else if (state == CLOSED) {
+            return;
+        }
+        try {
+            if (!awaitWorkers()) {
+                forceStop(name + " did not finish within its shutdown timeout of " + shutdownTimeout);
+                if (awaitInterrupted()) {
+                    caller.interrupt();
+                }
+            }
+        } catch (InterruptedException e) {
+            forceStop(name + " was closed by a thread that was interrupted while waiting");
+            awaitInterrupted();
+            caller.interrupt();
+        }
+        state = CLOSED;
+        if (fromSignal != null) {
+            throw fromSignal;
+        }
+    }
+
+    /**
+     * Waits for every worker to stop, up to the shutdown timeout, logging what holds the workers
+     * still running at every warning interval; {@code false} on timeout.
+     */
+    private boolean awaitWorkers() throws InterruptedException {
+        long start = System.nanoTime();
+        // convert() saturates, so a timeout of centuries waits "forever" instead of overflowing.
+        long limit = shutdownTimeout == null ? Long.MAX_VALUE : TimeUnit.NANOSECONDS.convert(shutdownTimeout);
+        long interval = TimeUnit.NANOSECONDS.convert(warningInterval);
+        long warnAt = interval;
+        for (int i = 0; i < workers.length; i++) {
+            while (!workers[i].awaitStopped(Math.min(limit, warnAt) - (System.nanoTime() - start), TimeUnit.NANOSECONDS)) {
+                if (System.nanoTime() - start >= limit) {
+                    return false;
+                }
+                for (int j = i; j < workers.length; j++) {
+                    if (!workers[j].isStopped()) {
+                        LOG.log(System.Logger.Level.WARNING, name + ": close() has waited " + seconds(warnAt) + " for "
+                                + workers[j] + ", which is " + activity(workers[j]));
+                    }
+                }
+                warnAt += interval;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * After interrupting: waits up to {@link #STOP_GRACE} for the workers to stop, then leaves any
+     * whose task ignores the interrupt, with a warning. The wait is bounded, so it does not respond
+     * to interrupts; returns whether one came.
+     */
+    private boolean awaitInterrupted() {
+        boolean interrupted = Thread.interrupted();
+        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        for (Worker worker : workers) {
+            for (;;) {
+                try {
+                    if (!worker.awaitStopped(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                        Execution<?> running = worker.running();
+                        LOG.log(System.Logger.Level.WARNING, name + ": close() stops waiting for " + worker + ", "
+                                + (running != null ? "still running " + running.describe() : "still stopping") + " "
+                                + seconds(STOP_GRACE.toNanos()) + " after interrupting it; that thread ends, closing its"
+                                + " task-arg values, when the task returns");
+                    }
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        return interrupted;
+    }
+
+    /** What a worker that close() waits for is doing. */
+    private static String activity(Worker worker) {
+        Execution<?> running = worker.running();
+        if (running == null) {
+            return "still stopping";
+        }
+        int queued = worker.activeCount() - 1;
+        return "running " + (queued > 0 ? "(with " + queued + " more tasks queued) " : "") + running.describe();
+    }
+
+    /** Nanoseconds as seconds, as short as exact to the millisecond: "10 s", "0.2 s". */
+    private static String seconds(long nanos) {
+        return BigDecimal.valueOf(TimeUnit.NANOSECONDS.toMillis(nanos), 3).stripTrailingZeros().toPlainString() + " s";
+    }
+
+    @Override
+    public void terminate() {
+        if ((int) STATE.getAndSet(this, CLOSED) != CLOSED) {
+            forceStop(name + " was terminated");
+        }
+    }
+
+    private void forceStop(String reason) {
+        for (Worker worker : workers) {
+            worker.forceStop(reason);
+        }
+        shutdown.abort(reason); // last: an action that throws cannot keep a worker running
+    }
+
+    @Override
+    public String toString() {
+        return name + "[" + workers.length + " workers, " + balancer + ", " + (state == OPEN ? "open" : "closed") + "]";
+    }
+}

@@ -1,0 +1,358 @@
+package dev.moroutine.internal.dispatch;
+
+import dev.moroutine.AbortController;
+import dev.moroutine.Signal;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One run of an {@link Invocation}: the queue element and, at once, the future its caller holds, so a
+ * dispatch allocates one object besides the task. Its {@link Endpoint}s are bound once per
+ * execution (see {@link Endpoint.Binding} for the order of the steps). It completes exactly once, and whichever comes
+ * first wins: with the result; with the moroutine's exception; with a {@link TimeoutException}
+ * when it runs over its timeout; or with a {@link CancellationException} when it is cancelled or
+ * its worker stops first. A {@code CancellationException} thrown by the moroutine itself (say from
+ * {@link Signal#throwIfAborted()}) is stored wrapped in a {@link CompletionException}, as
+ * {@link CompletableFuture#supplyAsync} stores it, so that {@link #isCancelled()} means "stopped
+ * from outside" and the blocking calls report it as a failure.
+ *
+ * <h2>Stopping a running execution</h2>
+ * <pre>
+ * QUEUED ──its worker takes it──► RUNNING ──the worker leaves it──► ENDED
+ *                                   └──a stopper interrupts it──► INTERRUPTING ──interrupt sent──► INTERRUPTED
+ * </pre>
+ * A stopper ({@code cancel(true)}, the timeout, a force-stop, a stream consumer that closes) first
+ * completes the execution; only the one that wins that race goes on. If the worker has taken the
+ * execution, the stopper fires the run's stop signal (seen through each {@link RunSignal}
+ * argument) and, to interrupt, moves RUNNING to INTERRUPTING, interrupts the run and sets
+ * INTERRUPTED. The worker writes RUNNING before it checks whether the execution is complete, and
+ * a stopper completes it before it reads the state, so either the worker skips the execution or
+ * the stopper sees it running. A worker that did not complete the execution itself (skipped, lost
+ * the race, or died) may have a stopper at work, so it leaves by moving RUNNING to ENDED; if a
+ * stopper got there first, it waits for INTERRUPTED, and {@link ThreadWorker} clears the interrupt
+ * after every task. So an interrupt aimed at one execution never reaches the next one on that
+ * thread, and a worker that completes an execution without a timeout itself pays no CAS.
+ *
+ * <p>The timer is the one stopper that goes on when it loses the race: a future completed from
+ * outside ({@code cancel(false)}, {@code complete}, {@code orTimeout}, or a stopper that does not
+ * interrupt) leaves the function running, and its timeout must still stop it. So a worker whose
+ * run has a timer leaves through the hand-shake as soon as the function returns, before it
+ * completes the execution: until then the execution is complete only if someone else completed
+ * it (the worker's own completion then fails, and it runs no dependent stage with the timer's
+ * interrupt), and from then on nobody interrupts the run.
+ *
+ * @param <R> the result type
+ */
+public final class Execution<R> extends CompletableFuture<R> {
+
+    private static final int QUEUED = 0;
+    private static final int RUNNING = 1;
+    private static final int INTERRUPTING = 2;
+    private static final int INTERRUPTED = 3;
+    private static final int ENDED = 4;
+
+    private static final VarHandle RUN_STATE;
+
+    static {
+        try {
+            RUN_STATE = MethodHandles.lookup().findVarHandle(Execution.class, "runState", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Invocation invocation;
+    /** One binding per argument position that is an {@link Endpoint} (and one past them for an output); null if none. */
+    private final Endpoint.Binding[] bindings;
+    /** Written once by the dispatching thread before the queue hand-off. */
+    private Worker worker;
+    private volatile int runState = QUEUED;
+    /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */
+    private AbortController stopSignal;
+
+    /**
+     * An execution of {@code invocation}, binding each of its endpoint arguments now (an ended
+     * channel refuses the task here).
+     *
+     * @param invocation the task
+     * @param output the binding of the function's own output stream, or null for a value moroutine
+     */
+    public Execution(Invocation invocation, Endpoint.Binding output) {
+        this.invocation = invocation;
+        this.bindings = bindAll(invocation, output);
+        if (bindings != null) {
+            whenComplete((ignored, failure) -> {
+                for (Endpoint.Binding binding : bindings) {
+                    if (binding != null) {
+                        binding.completed(failure);
+                    }
+                }
+            });
+        }
+    }
+
+    /** Binds the endpoints among {@code args}; if one refuses, releases those already bound. */
+    static Endpoint.Binding[] bindAll(Invocation invocation, Endpoint.Binding output) {
+        Object[] args = invocation.args();
+        Endpoint.Binding[] bound = null;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                if (args[i] instanceof StreamArg stream) {
+                    if (bound == null) {
+                        bound = new Endpoint.Binding[args.length + 1];
+                    }
+                    bound[i] = stream.endpoint().bind(invocation);
+                }
+            }
+        } catch (RuntimeException | Error refused) {
+            if (bound != null) {
+                for (Endpoint.Binding binding : bound) {
+                    if (binding != null) {
+                        binding.completed(refused);
+                    }
+                }
+            }
+            throw refused;
+        }
+        if (output != null) {
+            if (bound == null) {
+                bound = new Endpoint.Binding[args.length + 1];
+            }
+            bound[args.length] = output;
+        }
+        return bound;
+    }
+
+    /**
+     * The task this is an execution of.
+     *
+     * @return the invocation
+     */
+    public Invocation invocation() {
+        return invocation;
+    }
+
+    /**
+     * Records the worker the execution is being sent to; its endpoints may refuse it there.
+     *
+     * @param target the worker
+     * @throws IllegalStateException if an endpoint refuses (the execution would wait for itself)
+     */
+    public void sentTo(Worker target) {
+        if (bindings != null) {
+            for (Endpoint.Binding binding : bindings) {
+                if (binding != null) {
+                    binding.sentTo(target); // before it is queued where it would wait for itself
+                }
+            }
+        }
+        worker = target;
+    }
+
+    /**
+     * Its worker has admitted it and queues it next: endpoints attach only now (a channel's consumer
+     * end, say), so that a task refused before leaves nothing that items go to.
+     */
+    public void admitted() {
+        if (bindings != null) {
+            for (Endpoint.Binding binding : bindings) {
+                if (binding != null) {
+                    binding.admitted();
+                }
+            }
+        }
+    }
+
+    /**
+     * Why this execution holds its worker, for messages.
+     *
+     * @return the task, and what its endpoints add
+     */
+    public String describe() {
+        if (bindings != null) {
+            for (Endpoint.Binding binding : bindings) {
+                String why = binding != null ? binding.holdsWorker() : null;
+                if (why != null) {
+                    return why;
+                }
+            }
+        }
+        return invocation.toString();
+    }
+
+    /** Waits like {@link CompletableFuture#join()}, after spinning briefly: the answer is often sub-microsecond. */
+    @Override
+    public R join() {
+        Waiting.spinUntilDone(this, callerSpin());
+        return super.join();
+    }
+
+    /** Waits like {@link CompletableFuture#get()}, after spinning briefly: the answer is often sub-microsecond. */
+    @Override
+    public R get() throws InterruptedException, ExecutionException {
+        Waiting.spinUntilDone(this, callerSpin());
+        return super.get();
+    }
+
+    private SpinBudget callerSpin() {
+        return worker.callerSpin();
+    }
+
+    /**
+     * The worker this execution was sent to.
+     *
+     * @return the worker
+     */
+    public Worker worker() {
+        return worker;
+    }
+
+    /**
+     * Runs the call on the current worker thread, unless it is already complete (cancelled), and
+     * completes this future; {@code beforeCompletion} runs first, so that whoever sees the future
+     * complete also sees the worker's bookkeeping done. Any throwable fails the execution, except a
+     * {@link VirtualMachineError}, which ends the worker thread (it then gets replaced). A timeout
+     * (the task's, or else its pool's) is counted from here.
+     */
+    @SuppressWarnings("unchecked") // the invocation returns the moroutine's R
+    void run(WorkerContext context, Runnable beforeCompletion) {
+        AbortController stop = invocation.takesSignal() ? new AbortController() : null;
+        stopSignal = stop;
+        runState = RUNNING; // before the isDone() check: see the class comment
+        boolean completedHere = false;
+        boolean left = false;
+        try {
+            if (isDone()) {
+                beforeCompletion.run();
+                return;
+            }
+            Duration timeout = timeout();
+            ScheduledFuture<?> timer = timeout != null ? Timeouts.schedule(() -> timedOut(timeout), timeout) : null;
+            Object result;
+            Throwable failure = null;
+            try {
+                result = context.invoke(invocation, bindings, worker, stop != null ? stop.signal() : null);
+            } catch (VirtualMachineError fatal) {
+                throw fatal;
+            } catch (Throwable thrown) {
+                result = null;
+                failure = thrown;
+            } finally {
+                if (timer != null) {
+                    timer.cancel(false); // removes it from the timer's queue: nothing stays behind
+                }
+            }
+            if (timer != null) { // a timer that has started stops the run even if it loses: see the class comment
+                leave();
+                left = true;
+            }
+            beforeCompletion.run();
+            completedHere = failure == null
+                    ? complete((R) result)
+                    : completeExceptionally(failure instanceof CancellationException ? new CompletionException(failure) : failure);
+        } finally {
+            if (!completedHere && !left) {
+                leave();
+            }
+        }
+    }
+
+    /** The task's own timeout, or else its pool's; null for none. */
+    private Duration timeout() {
+        Duration own = invocation.timeout();
+        if (own != null) {
+            return own;
+        }
+        WorkerGroup group = worker.group();
+        return group != null ? group.taskTimeout() : null;
+    }
+
+    private void timedOut(Duration timeout) {
+        TimeoutException late = new TimeoutException(invocation + " did not finish within its timeout of " + timeout + " on "
+                + worker + ", so it was interrupted; give it more time with withTimeout(…) on the task or"
+                + " withTaskTimeout(…) on the pool");
+        if (!stop(late, true)) {
+            halt(late.getMessage(), true); // its future was completed from outside, but the function runs on
+        }
+    }
+
+    /**
+     * Completes this execution with {@code outcome}, unless it is complete already; if its worker is
+     * running it, fires its stop signal and, if asked, interrupts exactly this run.
+     *
+     * @return whether this call completed the execution
+     */
+    private boolean stop(Throwable outcome, boolean interrupt) {
+        if (!completeExceptionally(outcome)) {
+            return false;
+        }
+        halt(outcome.getMessage(), interrupt);
+        return true;
+    }
+
+    /**
+     * If its worker is running this execution, fires its stop signal and, if asked, interrupts
+     * exactly this run. Only for the stopper that completed the execution, or its timer.
+     */
+    private void halt(String reason, boolean interrupt) {
+        if (runState == RUNNING) {
+            AbortController stop = stopSignal;
+            try {
+                if (stop != null) {
+                    stop.abort(reason);
+                }
+            } finally { // an Error from a signal action must not leave the task running
+                if (interrupt && RUN_STATE.compareAndSet(this, RUNNING, INTERRUPTING)) {
+                    try {
+                        worker.interruptRun();
+                    } finally { // even if interrupting threw, the worker must not wait in leave() forever
+                        runState = INTERRUPTED;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The worker leaves an execution it did not complete, or whose timer was set: a stopper may be interrupting this very run. */
+    private void leave() {
+        if (RUN_STATE.compareAndSet(this, RUNNING, ENDED)) {
+            return;
+        }
+        // A stopper is between its CAS and its interrupt: wait, so that the interrupt lands now, on this run.
+        for (int spins = 1; runState != INTERRUPTED; spins++) {
+            if ((spins & 63) == 0) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /**
+     * Cancels this execution. With {@code mayInterruptIfRunning}, a running one also has its
+     * {@link Signal} arguments fire and its worker thread interrupted, for this run only: the
+     * interrupt never reaches the worker's next task. A queued one is skipped either way.
+     */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+        CancellationException cancelled = new CancellationException(invocation + " was cancelled");
+        boolean now = mayInterruptIfRunning ? stop(cancelled, true) : completeExceptionally(cancelled);
+        return now || isCancelled();
+    }
+
+    /**
+     * Cancels this execution for a reason of the library's; a running one has its {@link Signal} arguments fire.
+     *
+     * @param why the reason, for the message
+     */
+    public void cancel(String why) {
+        stop(new CancellationException(why + " (" + invocation + ")"), false);
+    }
+}

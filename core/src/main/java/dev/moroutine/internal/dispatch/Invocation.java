@@ -1,0 +1,80 @@
+package dev.moroutine.internal.dispatch;
+
+import dev.moroutine.Signal;
+import java.time.Duration;
+
+/**
+ * A task as it crosses the {@link Worker} seam: the moroutine's id, its arguments and its own
+ * timeout. Each argument is a value, a {@link TaskArg} (another invocation, resolved on the
+ * worker and cached there) or a {@link StreamArg} (a stream {@link Endpoint}, bound per execution). Immutable; an
+ * invocation is a task-arg cache key by identity.
+ *
+ * <p>A backend in another process needs only {@link #id()} and {@link #args()}; the thread backend
+ * calls {@link #invoke} directly, which saves looking the function up by id on every run.
+ */
+public abstract class Invocation {
+
+    private final Object[] args;
+    private final Duration timeout; // null: the pool's, or none
+    /** Whether an argument is a {@link Signal}, which each run replaces by a view it can stop; found once. */
+    private final boolean takesSignal;
+
+    /**
+     * Describes an invocation.
+     *
+     * @param args the arguments: values, {@link TaskArg}s and {@link StreamArg}s
+     * @param timeout its own timeout, or null
+     */
+    protected Invocation(Object[] args, Duration timeout) {
+        this.args = args;
+        this.timeout = timeout;
+        this.takesSignal = anySignal(args);
+    }
+
+    private static boolean anySignal(Object[] args) {
+        for (Object arg : args) {
+            if (arg instanceof Signal) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The moroutine's identity, {@code "class#field"}.
+     *
+     * @return the id
+     */
+    public abstract String id();
+
+    /**
+     * Runs the moroutine's function in this process.
+     *
+     * @param resolved the arguments with task-args, endpoints and signals replaced by what the function sees
+     * @return the result (null for a streaming moroutine, which writes to its output endpoint)
+     * @throws Exception whatever the function throws
+     */
+    protected abstract Object invoke(Object[] resolved) throws Exception;
+
+    /**
+     * The arguments as given; never modified.
+     *
+     * @return the arguments
+     */
+    public final Object[] args() {
+        return args;
+    }
+
+    /**
+     * The task's own timeout.
+     *
+     * @return the timeout, or null for the pool's, or none
+     */
+    public final Duration timeout() {
+        return timeout;
+    }
+
+    final boolean takesSignal() {
+        return takesSignal;
+    }
+}

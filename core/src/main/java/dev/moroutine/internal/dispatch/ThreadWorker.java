@@ -1,0 +1,520 @@
+package dev.moroutine.internal.dispatch;
+
+import dev.moroutine.WorkerDiedException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
+
+/**
+ * A worker backed by one platform daemon thread that runs its executions one at a time, in the
+ * order they were queued.
+ *
+ * <h2>Hand-off</h2>
+ * Producers offer to a lock-free multi-producer single-consumer queue (JCTools, the
+ * {@code atomic} flavour, which needs no {@code sun.misc.Unsafe}). An idle thread spins on the
+ * queue for up to {@link #SPIN_NANOS} (adapted by a {@link SpinBudget}), then parks: it sets {@code parked},
+ * checks the queue once more and parks. A producer that finds {@code parked} set after its offer
+ * clears it and unparks the thread. Both sides write, then read, volatile state (offer/parked
+ * against parked/poll), so either the thread sees the new element or the producer sees that it
+ * must wake the thread.
+ *
+ * <h2>Idle dedicated workers</h2>
+ * A dedicated worker (no pool) parks for at most the {@link IdleTimeout}. When that passes with
+ * nothing to do, its thread closes its task-arg values and retires: it sets {@code parked} to
+ * {@code RETIRED} (while a thread lives, only it moves {@code parked} away from 0), then checks the
+ * queue once more. A producer that finds {@code RETIRED} after its offer CASes it to 0 and starts a new
+ * thread; the retiring thread, if that last check finds an element, CASes it back to 0 and goes
+ * on. The same write-then-read pairing as for parking means that one of them sees the other, and
+ * the CAS lets exactly one of them own the queue, so a dispatch racing the retirement runs on the
+ * old thread or on a new one, never on both and never nowhere. A producer whose new thread cannot
+ * start owns the queue without a thread: it fails what is queued and retires the worker again,
+ * the same way, so a dispatch racing it is failed or starts a thread itself. The handle (this
+ * object) stays.
+ * Dedicated workers are never drained or stopped, so retirement never meets the lifecycle below.
+ *
+ * <h2>Lifecycle</h2>
+ * <pre>
+ * OPEN ──drain()──► DRAINING ──every admitted execution taken──► STOPPED
+ *   └──────────────forceStop(), or no thread to run the queue─────┘
+ * </pre>
+ * The lifecycle only moves forward. A dispatch first counts itself in {@code admitted} (a volatile
+ * read-modify-write), then reads the lifecycle: unless OPEN, it takes itself out again and is
+ * refused, before offering anything. The stopping side writes the lifecycle, then reads
+ * {@code admitted}; both are volatile, so either the dispatch sees the stop or the thread counts it.
+ * The thread stops taking only when the lifecycle is not OPEN and its queue's consumer index has
+ * reached {@code admitted}: a dispatch admitted just before a graceful {@link #drain} is waited for
+ * and run, never cancelled, and one refused is never queued. (The waiting thread parks like an idle
+ * one; a dispatch that takes itself out wakes it as an offer does.)
+ *
+ * <p>A forced stop cancels instead of running. A producer whose offer races with it fences, re-reads
+ * the lifecycle and cancels its own execution when STOPPED, so that it fails at once even if the
+ * thread is stuck in a task that ignores interrupts; after a graceful stop that cancel finds the
+ * execution already complete. The thread that ends the worker sets STOPPED and then takes what is
+ * left, cancelling it. So no accepted execution is left unfinished. {@code progress.current} is
+ * written before the worker thread re-checks the lifecycle, and {@link #forceStop} reads it after
+ * setting STOPPED, so a running execution is either seen (and failed) by the stopper or never started.
+ *
+ * <p>A forced stop also interrupts the thread, whatever it runs, but only while it runs tasks: the
+ * thread that leaves its loop moves {@code exit} from WORKING (or INTERRUPTED) to EXITING before
+ * it closes its task-arg values, and a stopper interrupts only after moving WORKING (or
+ * INTERRUPTED, when it is not the first) to INTERRUPTING, then sets INTERRUPTED. A leaving thread
+ * that finds a stopper at work waits for it, then clears the interrupt, so its values are closed
+ * on a thread that is not interrupted.
+ *
+ * <h2>Death</h2>
+ * A {@link VirtualMachineError} (a stack overflow, say) escaping a moroutine ends the thread: it
+ * closes its task-arg values and hands the queue to a fresh thread, which first fails that execution
+ * with a {@link WorkerDiedException} and then goes on with the executions queued behind it. So
+ * whoever sees the failure also sees the dead thread's values closed, and the worker cannot be seen
+ * stopped before the failure is reported. The handle (this object) stays the same. When the worker is
+ * stopping, or no thread can be started (an {@link OutOfMemoryError} from {@link Thread#start}), the
+ * dying thread reports the failure itself and then stops the worker, cancelling the queue with the
+ * reason; a dedicated worker, which nobody could replace, is retired instead, as when a restart
+ * fails, so that the next call tries again. Other throwables only fail their own execution.
+ */
+public final class ThreadWorker implements Worker {
+
+    /** Long enough to catch a back-to-back stream of tasks, short enough that idle costs nothing. */
+    private static final int SPIN_NANOS = 50_000;
+    /** How long a caller of this worker spins for an answer before parking. */
+    private static final int CALLER_SPIN_NANOS = 20_000;
+    private static final int QUEUE_CHUNK = 256;
+
+    private static final int OPEN = 0;
+    private static final int DRAINING = 1;
+    private static final int STOPPED = 2;
+
+    /** {@code parked} of a dedicated worker whose thread ended idle; the next dispatch starts one. */
+    private static final int RETIRED = 2;
+
+    private static final int WORKING = 0;
+    private static final int INTERRUPTING = 1;
+    private static final int INTERRUPTED = 2;
+    private static final int EXITING = 3;
+
+    private static final VarHandle LIFECYCLE;
+    private static final VarHandle PARKED;
+    private static final VarHandle ADMITTED;
+    private static final VarHandle EXIT;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            LIFECYCLE = lookup.findVarHandle(ThreadWorker.class, "lifecycle", int.class);
+            PARKED = lookup.findVarHandle(ThreadWorker.class, "parked", int.class);
+            ADMITTED = lookup.findVarHandle(ThreadWorker.class, "admitted", long.class);
+            EXIT = lookup.findVarHandle(ThreadWorker.class, "exit", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final MpscUnboundedAtomicArrayQueue<Execution<?>> queue = new MpscUnboundedAtomicArrayQueue<>(QUEUE_CHUNK);
+    private final String name;
+    private final int index;
+    private final WorkerGroup group;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final WorkerProgress progress = new WorkerProgress();
+    private final Runnable markTaken = progress::markTaken;
+    private final SpinBudget idleSpin = new SpinBudget(SPIN_NANOS);
+    private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
+    private final Consumer<Thread> starter;
+
+    private volatile int lifecycle = OPEN;
+    private volatile int parked;
+    /** Dispatches that found the worker OPEN (plus, briefly, refused ones taking themselves out). */
+    private volatile long admitted;
+    private volatile Thread thread;
+    /** The current thread's hand-shake with a forced stop's interrupt: see the class comment. */
+    private volatile int exit = WORKING;
+    private volatile String stopReason = "worker stopped";
+    private int generation;
+
+    /**
+     * Makes a worker; {@link #start()} starts its thread.
+     *
+     * @param name its thread's name
+     * @param index its position in its pool
+     * @param group its pool, or null for a moroutine's dedicated worker (which retires when idle)
+     */
+    public ThreadWorker(String name, int index, WorkerGroup group) {
+        this(name, index, group, Thread::start);
+    }
+
+    /** A worker whose threads are started by {@code starter}: a test's way to see {@link Thread#start} fail. */
+    ThreadWorker(String name, int index, WorkerGroup group, Consumer<Thread> starter) {
+        this.name = name;
+        this.index = index;
+        this.group = group;
+        this.starter = starter;
+    }
+
+    /** Starts the worker's thread. */
+    public void start() {
+        starter.accept(newThread(null));
+    }
+
+    /** The worker's next thread; it reports {@code predecessor}'s death (if any) before taking the queue. */
+    private Thread newThread(Death predecessor) {
+        int born = generation++;
+        Thread created = Thread.ofPlatform()
+                .name(born == 0 ? name : name + "#" + born)
+                .daemon(true)
+                .unstarted(() -> loop(predecessor));
+        thread = created; // before it starts: a stopper must be able to wake it from its first park
+        exit = WORKING; // after the write of thread: a stopper that moves it on interrupts this one
+        return created;
+    }
+
+    @Override
+    public WorkerGroup group() {
+        return group;
+    }
+
+    @Override
+    public void dispatch(Execution<?> execution) {
+        execution.sentTo(this); // may refuse the execution: before it is admitted, so it is never awaited
+        ADMITTED.getAndAdd(this, 1L);
+        if (lifecycle != OPEN) {
+            ADMITTED.getAndAdd(this, -1L);
+            wake(); // a stopping thread may be waiting for this dispatch to offer
+            throw new RejectedExecutionException(stopReason + "; " + execution.invocation() + " was not queued");
+        }
+        try {
+            execution.admitted(); // attaches its channel ends (starting a distributor thread may fail)
+        } catch (RuntimeException | Error failed) {
+            ADMITTED.getAndAdd(this, -1L); // never offered: a stopping thread must not wait for it
+            wake();
+            throw failed;
+        }
+        queue.offer(execution);
+        // The element store is a release store; without a full fence the lifecycle read below could
+        // be satisfied before it is visible, and a forceStop() that misses the element would not be
+        // seen here either.
+        VarHandle.fullFence();
+        if (lifecycle == STOPPED) {
+            execution.cancel(stopReason + " before this task started");
+        }
+        wake(); // even when cancelled: a stopping thread may be waiting to take it
+    }
+
+    private void wake() {
+        int sleep = parked;
+        if (sleep == 1 && PARKED.compareAndSet(this, 1, 0)) {
+            LockSupport.unpark(thread);
+        } else if (sleep == RETIRED && PARKED.compareAndSet(this, RETIRED, 0)) {
+            restart();
+        }
+    }
+
+    /**
+     * Starts a thread for a retired dedicated worker, whose queue this caller owns (it won the CAS
+     * from RETIRED); if that fails, it fails what is queued and retires the worker again, so the next
+     * dispatch tries again.
+     */
+    private void restart() {
+        try {
+            start();
+        } catch (Throwable e) { // OutOfMemoryError "unable to create native thread", say
+            retireWithoutThread(e);
+            throw e;
+        }
+    }
+
+    /**
+     * Fails what is queued and leaves the dedicated worker retired, so that the next dispatch tries
+     * to start a thread again; by the queue's owner, when no thread could be started.
+     */
+    private void retireWithoutThread(Throwable cannotStart) {
+        for (;;) {
+            // Only what was queued when the start failed fails: a call made after that (after its
+            // caller saw the failure, say) gets a start of its own below.
+            String why = name + " could not start a thread (" + cannotStart + "), so this task did not run;"
+                    + " the next call tries again";
+            long failedUpTo = queue.currentProducerIndex();
+            Execution<?> execution;
+            while (queue.currentConsumerIndex() < failedUpTo && (execution = queue.poll()) != null) {
+                progress.markTaken();
+                execution.cancel(why);
+            }
+            parked = RETIRED;
+            if (queue.isEmpty() || !PARKED.compareAndSet(this, RETIRED, 0)) { // as in retire()
+                return;
+            }
+            try {
+                start();
+                return;
+            } catch (Throwable again) { // still no thread: fail what came meanwhile too, and retire
+                cannotStart = again;
+            }
+        }
+    }
+
+    @Override
+    public int activeCount() {
+        long done = progress.completed();
+        return (int) Math.max(0, queue.currentProducerIndex() - done);
+    }
+
+    /**
+     * The platform thread that runs this worker's tasks now; a dead thread's replacement is another.
+     *
+     * @return the thread
+     */
+    public Thread thread() {
+        return thread;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean isCurrent() {
+        return Thread.currentThread() == thread;
+    }
+
+    @Override
+    public void interruptRun() {
+        thread.interrupt();
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public void drain(String reason) {
+        if (LIFECYCLE.compareAndSet(this, OPEN, DRAINING)) {
+            stopReason = reason;
+            LockSupport.unpark(thread);
+        }
+    }
+
+    @Override
+    public void forceStop(String reason) {
+        stopReason = reason;
+        lifecycle = STOPPED;
+        Execution<?> running = progress.current;
+        if (running != null) {
+            running.cancel(reason + " while this task was running; it was interrupted");
+        }
+        // Read-only and weakly consistent: the thread, if it comes back, cancels whatever this misses.
+        for (Execution<?> queued : queue) {
+            queued.cancel(reason + " before this task started");
+        }
+        int state = exit;
+        if (state != INTERRUPTING && state != EXITING && EXIT.compareAndSet(this, state, INTERRUPTING)) {
+            thread.interrupt();
+            exit = INTERRUPTED;
+        }
+        LockSupport.unpark(thread);
+    }
+
+    @Override
+    public boolean awaitStopped(long timeout, TimeUnit unit) throws InterruptedException {
+        return stopped.await(timeout, unit);
+    }
+
+    @Override
+    public boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
+    @Override
+    public Execution<?> running() {
+        return progress.current;
+    }
+
+    @Override
+    public SpinBudget callerSpin() {
+        return callerSpin;
+    }
+
+    private void loop(Death predecessor) {
+        Death death = null;
+        try {
+            if (predecessor != null) {
+                predecessor.report("a new thread replaced it", null);
+            }
+            try (WorkerContext context = new WorkerContext(name)) {
+                death = work(context);
+                // Values are closed normally even after a forced stop: see the class comment.
+                for (int state; (state = exit) == INTERRUPTING || !EXIT.compareAndSet(this, state, EXITING); ) {
+                    Thread.onSpinWait(); // a stopper is between its CAS and its interrupt
+                }
+                Thread.interrupted();
+            }
+        } finally {
+            // Whatever escaped, the queue gets a new thread or is drained: nothing is left unfinished.
+            // A retired thread's queue passes to the thread that the next dispatch starts.
+            if (death != RETIREMENT && (death == null || !replace(death))) {
+                finish();
+            }
+        }
+    }
+
+    /** What killed a thread; reported once its task-arg values are closed. */
+    private record Death(Execution<?> execution, VirtualMachineError error, String threadName) {
+        void report(String aftermath, Throwable alsoFailed) {
+            WorkerDiedException died = new WorkerDiedException(threadName + " died running " + execution.invocation() + ": "
+                    + error + "; " + aftermath, error);
+            if (alsoFailed != null) {
+                died.addSuppressed(alsoFailed);
+            }
+            execution.completeExceptionally(died);
+        }
+    }
+
+    /** Hands the queue to a new thread, which reports the death, or retires it; {@code false} when the worker must stop instead. */
+    private boolean replace(Death death) {
+        if (lifecycle == STOPPED) {
+            death.report("the worker was stopping, so it was not replaced", null);
+            return false;
+        }
+        try {
+            starter.accept(newThread(death));
+            return true;
+        } catch (Throwable cannotStart) { // typically OutOfMemoryError: unable to create native thread
+            if (group == null) { // a dedicated worker cannot be replaced by its user: it must not stop for good
+                death.report("no new thread could be started to replace it (" + cannotStart + "); the next call tries again",
+                        cannotStart);
+                retireWithoutThread(cannotStart);
+                return true;
+            }
+            stopReason = name + " stopped: its thread died and no new thread could be started (" + cannotStart + ")";
+            lifecycle = STOPPED;
+            death.report("no new thread could be started to replace it (" + cannotStart + "), so the worker stopped",
+                    cannotStart);
+            return false;
+        }
+    }
+
+    /** What {@link #work} returns when an idle dedicated thread retired: no death, and nothing to finish. */
+    private static final Death RETIREMENT = new Death(null, null, null);
+
+    /**
+     * Runs executions until stopped; returns what killed this thread, if something did, or
+     * {@link #RETIREMENT} when an idle dedicated thread ended.
+     */
+    private Death work(WorkerContext context) {
+        for (;;) {
+            Execution<?> execution = queue.poll();
+            if (execution == null) {
+                if (!awaitingWork()) {
+                    return null;
+                }
+                long idleSince = group == null ? System.nanoTime() : 0; // only dedicated workers time out
+                execution = idle();
+                if (execution == null) {
+                    if (group == null && System.nanoTime() - idleSince >= IdleTimeout.nanos() && retire(context)) {
+                        return RETIREMENT;
+                    }
+                    continue;
+                }
+            }
+            progress.current = execution;
+            long before = progress.taken;
+            try {
+                if (lifecycle == STOPPED) {
+                    progress.markTaken();
+                    execution.cancel(stopReason + " before this task started");
+                } else {
+                    execution.run(context, markTaken);
+                }
+            } catch (VirtualMachineError error) {
+                if (progress.taken == before) {
+                    progress.markTaken();
+                }
+                return new Death(execution, error, Thread.currentThread().getName());
+            } finally {
+                progress.clearCurrent();
+                Thread.interrupted(); // an interrupt aimed at this task must not reach the next one
+            }
+        }
+    }
+
+    /** The next execution, waiting for one while more may come; null once none will. */
+    private Execution<?> take() {
+        for (;;) {
+            Execution<?> execution = queue.poll();
+            if (execution != null || !awaitingWork()) {
+                return execution;
+            }
+            execution = idle();
+            if (execution != null) {
+                return execution;
+            }
+        }
+    }
+
+    /** Whether an execution may still come: the worker is open, or a dispatch it admitted has not been taken. */
+    private boolean awaitingWork() {
+        return lifecycle == OPEN || queue.currentConsumerIndex() < admitted;
+    }
+
+    private Execution<?> idle() {
+        long budget = idleSpin.next();
+        long start = System.nanoTime();
+        Execution<?> execution;
+        for (int spins = 1; (execution = queue.poll()) == null; spins++) {
+            if (!awaitingWork() || !Waiting.pause(start, spins, budget)) {
+                break;
+            }
+        }
+        idleSpin.ended(start, budget, execution != null);
+        if (execution != null || !awaitingWork()) {
+            return execution;
+        }
+        // A stray interrupt would make park() return at once, turning the idle worker into a spinner.
+        Thread.interrupted();
+        parked = 1;
+        execution = queue.poll();
+        if (execution == null && awaitingWork()) {
+            if (group != null) {
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, IdleTimeout.nanos());
+            }
+        }
+        parked = 0;
+        return execution;
+    }
+
+    /**
+     * Ends this idle dedicated thread unless work arrives (see the class overview); its values are
+     * closed first, while no other thread can own the queue.
+     *
+     * @return {@code true} if this thread must end now, without touching the queue again
+     */
+    private boolean retire(WorkerContext context) {
+        if (!queue.isEmpty()) {
+            return false;
+        }
+        context.close(); // empties the context, which stays usable if this thread goes on
+        parked = RETIRED;
+        return queue.isEmpty() || !PARKED.compareAndSet(this, RETIRED, 0);
+    }
+
+    private void finish() {
+        lifecycle = STOPPED;
+        Execution<?> execution;
+        while ((execution = take()) != null) {
+            progress.markTaken();
+            execution.cancel(stopReason + " before this task started");
+        }
+        stopped.countDown();
+    }
+
+    @Override
+    public String toString() {
+        return "worker " + index + " (" + name + ")";
+    }
+}

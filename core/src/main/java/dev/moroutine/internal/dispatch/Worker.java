@@ -1,0 +1,93 @@
+package dev.moroutine.internal.dispatch;
+
+import dev.moroutine.WorkerHandle;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The seam: where tasks run. A backend (threads today; a child JVM, a cluster member or a server
+ * connection next) implements this interface and nothing else; the pool, calls, executions and
+ * streams reach workers only through it. An {@link Execution} crosses it as a value: its
+ * {@link Invocation} (the moroutine's id and arguments) and, for each argument that is a stream,
+ * an {@link Endpoint}, which the backend binds on its own side.
+ *
+ * <p>Implementations are thread-safe: any thread may dispatch, stop, or read a worker.
+ */
+public non-sealed interface Worker extends WorkerHandle {
+
+    /**
+     * Queues an execution, or refuses it. Never blocks, takes no lock. The worker runs its
+     * executions one at a time, in the order they were queued, and completes every one it accepted
+     * exactly once (run, failed, or cancelled when it stops).
+     *
+     * @param execution the execution
+     * @throws java.util.concurrent.RejectedExecutionException if the worker no longer accepts tasks
+     */
+    void dispatch(Execution<?> execution);
+
+    /**
+     * Whether the calling thread is the one running this worker's tasks: a caller that waits for a
+     * task queued here would wait for itself.
+     *
+     * @return {@code true} on this worker's own thread
+     */
+    boolean isCurrent();
+
+    /**
+     * Interrupts the run in progress. Called only from an execution's stop hand-shake (see
+     * {@link Execution}), which guarantees that the run it means is still this worker's current one.
+     */
+    void interruptRun();
+
+    /**
+     * How long a caller waiting for one of this worker's answers spins before it parks.
+     *
+     * @return the adaptive budget
+     */
+    SpinBudget callerSpin();
+
+    /**
+     * The pool this worker belongs to.
+     *
+     * @return the pool's settings, or null for a moroutine's dedicated worker
+     */
+    WorkerGroup group();
+
+    /**
+     * Graceful stop: accepted executions still run, new ones are refused. Does nothing once
+     * stopping or stopped.
+     *
+     * @param reason why, for the messages of refused executions
+     */
+    void drain(String reason);
+
+    /**
+     * Immediate stop: executions queued or running are cancelled, the running one interrupted.
+     *
+     * @param reason why, for the messages of cancelled executions
+     */
+    void forceStop(String reason);
+
+    /**
+     * Waits until the worker has stopped and released what it held (its task-arg values).
+     *
+     * @param timeout how long to wait
+     * @param unit its unit
+     * @return whether it stopped in time
+     * @throws InterruptedException if the caller is interrupted
+     */
+    boolean awaitStopped(long timeout, TimeUnit unit) throws InterruptedException;
+
+    /**
+     * Whether the worker has stopped and released what it held.
+     *
+     * @return {@code true} once stopped
+     */
+    boolean isStopped();
+
+    /**
+     * The execution running now, for messages that say what holds a worker.
+     *
+     * @return the execution, or null
+     */
+    Execution<?> running();
+}

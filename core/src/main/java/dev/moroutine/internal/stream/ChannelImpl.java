@@ -1,0 +1,377 @@
+package dev.moroutine.internal.stream;
+
+import dev.moroutine.internal.call.Call;
+import dev.moroutine.internal.dispatch.Endpoint;
+import dev.moroutine.internal.dispatch.Invocation;
+import dev.moroutine.internal.dispatch.SpinBudget;
+import dev.moroutine.internal.dispatch.Waiting;
+import dev.moroutine.internal.dispatch.Worker;
+import dev.moroutine.stream.Channel;
+import dev.moroutine.stream.LiveStream;
+import dev.moroutine.stream.StreamTask;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A {@link Channel}: one distributor (a virtual thread) that pulls the source and feeds one
+ * {@link Pipe} per attached consumer. All pipes share one {@link Pipe.ProducerWait}, so the
+ * distributor parks once, when every consumer is at its high-water mark, and any consumer that
+ * takes an item (or closes, or attaches) wakes it.
+ *
+ * <h2>Lifecycle</h2>
+ * <pre>
+ * NEW ──first attach──► RUNNING ──source exhausted / source failed / every consumer closed / misused──► ENDED
+ * </pre>
+ * Attaching to an ENDED channel throws. A task's channel arguments are attached all or none, in
+ * two steps of its {@link Endpoint.Binding}: each consumer pipe is reserved when the task is built
+ * ({@link #bind}: the ENDED check), and the pipes are added to {@code consumers} only once the task's
+ * worker has accepted it (the binding's {@code admitted}, called just before it is queued), so a task refused while it is built, or
+ * by its worker, leaves no pipe that items are routed to. A channel that ends between the
+ * reservation and the add ends that pipe at once. The distributor removes a consumer that has
+ * closed from {@code consumers} when its scan meets it, so a long-running channel keeps neither
+ * its short-lived consumers nor the items they dropped. The
+ * distributor ends every open pipe when it stops (with the source's failure, if any), and closes
+ * a {@link StreamTask} source it did not drain.
+ *
+ * <h2>A consumer on the source's worker</h2>
+ * It would wait for itself: whichever of the two that worker runs first, the other waits behind it
+ * (a producer blocks at its high-water mark). So such a consumer is refused when it is dispatched
+ * (the binding's {@code sentTo}, before it is queued) or when it joins on that worker, and the
+ * channel fails: {@code misuse} is set, then the source's live stream is closed and the distributor
+ * woken; the distributor, which publishes {@code sourceStream} before it reads {@code misuse} each
+ * item, stops and fails every pipe with that error, so no consumer waits for items that will not come.
+ *
+ * @param <T> the item type
+ */
+public final class ChannelImpl<T> implements Channel<T>, Endpoint {
+
+    private static final AtomicInteger CHANNELS = new AtomicInteger();
+    private static final VarHandle MISUSE;
+
+    static {
+        try {
+            MISUSE = MethodHandles.lookup().findVarHandle(ChannelImpl.class, "misuse", IllegalStateException.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A {@link StreamTask} (run once, when the distributor starts) or an {@link Iterable}. */
+    private final Object source;
+    private final int highWaterMark;
+    private final String name = "channel-" + CHANNELS.incrementAndGet();
+    private final List<Pipe<T>> consumers = new CopyOnWriteArrayList<>();
+    private final AtomicInteger reservations = new AtomicInteger(); // numbers the consumers in messages
+    private final Pipe.ProducerWait distributorWait = new Pipe.ProducerWait();
+    private final AtomicBoolean started = new AtomicBoolean();
+    private volatile boolean ended;
+    private volatile Throwable endFailure;
+    private volatile IllegalStateException misuse;
+    private volatile LiveStream<?> sourceStream;
+    private int cursor; // distributor thread only
+    private final SpinBudget distributorSpin = new SpinBudget(50_000);
+
+    /**
+     * Makes a channel over local items; nothing runs until a consumer attaches.
+     *
+     * @param source the items
+     * @param highWaterMark items in flight per consumer
+     */
+    public ChannelImpl(Iterable<? extends T> source, int highWaterMark) {
+        this.source = source;
+        this.highWaterMark = highWaterMark;
+    }
+
+    /**
+     * Makes a channel over a stream task, run once when the first consumer attaches.
+     *
+     * @param source the task
+     * @param highWaterMark items in flight per consumer
+     */
+    public ChannelImpl(StreamTask<? extends T> source, int highWaterMark) {
+        this.source = source;
+        this.highWaterMark = highWaterMark;
+    }
+
+    /**
+     * Reserves a consumer end for one execution of a task that takes this channel; nothing is
+     * routed to it until the task's worker admits the task, so a task refused before then (by its
+     * worker, say) leaves no end that items were routed to and that nobody will consume.
+     *
+     * @throws IllegalStateException if the channel has ended
+     */
+    @Override
+    public Endpoint.Binding bind(Invocation consumer) {
+        return new ConsumerEnd(consumer, reserve());
+    }
+
+    /**
+     * One execution's consumer end. {@code state} goes from null to the attached end (at admission,
+     * or when a task-arg's run opens it) and to {@link #DONE} when the execution completes; whoever
+     * comes second closes the end, so an end attached while the execution is being cancelled is
+     * closed too.
+     */
+    private final class ConsumerEnd implements Endpoint.Binding {
+        private static final Object DONE = new Object();
+        private final Invocation consumer;
+        private final Pipe<T> pipe;
+        private final AtomicReference<Object> state = new AtomicReference<>();
+
+        ConsumerEnd(Invocation consumer, Pipe<T> pipe) {
+            this.consumer = consumer;
+            this.pipe = pipe;
+        }
+
+        @Override
+        public void sentTo(Worker worker) {
+            if (sourceWorker() == worker) {
+                throw fail(consumer.toString(), worker);
+            }
+        }
+
+        @Override
+        public void admitted() {
+            attachOnce();
+        }
+
+        @Override
+        public Object open(Worker worker) {
+            return attachOnce();
+        }
+
+        private LiveStream<T> attachOnce() {
+            Object known = state.get();
+            if (known instanceof LiveStream<?>) {
+                @SuppressWarnings("unchecked") // only this class stores ends, of T
+                LiveStream<T> end = (LiveStream<T>) known;
+                return end;
+            }
+            LiveStream<T> end = attach(pipe);
+            if (!state.compareAndSet(null, end)) {
+                end.close(); // the execution completed meanwhile
+            }
+            return end;
+        }
+
+        @Override
+        public void closeAfterRun() {
+            close();
+        }
+
+        @Override
+        public void completed(Throwable failure) {
+            close();
+        }
+
+        private void close() {
+            if (state.getAndSet(DONE) instanceof LiveStream<?> end) {
+                end.close();
+            }
+        }
+    }
+
+    private Pipe<T> reserve() {
+        IllegalStateException misused = misuse; // it fails the channel even before the distributor has started
+        if (ended || misused != null) {
+            throw new IllegalStateException(name + " has ended (its source is exhausted, failed, or every consumer"
+                    + " closed); make a new channel(source) to stream the items again", misused != null ? misused : endFailure);
+        }
+        return new Pipe<>(highWaterMark, distributorWait, name + " consumer " + reservations.incrementAndGet());
+    }
+
+    /**
+     * Adds a consumer that runs on the calling thread and returns its end; starts the distributor
+     * on the first.
+     */
+    LiveStream<T> attach() {
+        LiveStream<T> end = attach(reserve());
+        Worker producer = sourceWorker();
+        if (producer != null && producer.isCurrent()) {
+            throw fail("join() on " + Thread.currentThread().getName(), producer);
+        }
+        return end;
+    }
+
+    /** Where the distributor's {@code task.join()} runs the source; null for local items. */
+    private Worker sourceWorker() {
+        return source instanceof Call<?> task ? task.defaultWorker() : null;
+    }
+
+    private IllegalStateException fail(String consumer, Worker worker) {
+        IllegalStateException refused = new IllegalStateException(name + " cannot feed " + consumer + ": it runs on "
+                + worker + ", which also runs the channel's source, " + source + ", so the consumer would wait for items"
+                + " that the source can only produce after it (or behind it): it would wait for itself. Every consumer of "
+                + name + " fails with this error. Run the source and the consumers on different workers: assign them to"
+                + " different workers of a pool, or run the consumers on a pool and leave the source unassigned (it"
+                + " then runs on its moroutine's dedicated worker)");
+        if (MISUSE.compareAndSet(this, null, refused)) {
+            LiveStream<?> opened = sourceStream;
+            if (opened != null) {
+                opened.close(); // wakes a distributor waiting for the source's next item
+            }
+            distributorWait.wake();
+        }
+        return refused;
+    }
+
+    /** Never throws for an ended channel: one that ended since the reservation ends this pipe too. */
+    private LiveStream<T> attach(Pipe<T> pipe) {
+        consumers.add(pipe);
+        if (started.compareAndSet(false, true)) {
+            Thread.ofVirtual().name(name + "-distributor").start(this::distribute);
+        }
+        distributorWait.wake();
+        if (ended) { // the distributor may have taken its final snapshot before the add: end this pipe too
+            Throwable failed = endFailure;
+            if (failed == null) {
+                pipe.finish();
+            } else {
+                pipe.fail(failed);
+            }
+        }
+        return new LiveStreamImpl<>(pipe, name);
+    }
+
+    @Override
+    public CompletableFuture<LiveStream<T>> future() {
+        return CompletableFuture.completedFuture(attach());
+    }
+
+    @Override
+    public LiveStream<T> join() {
+        return attach();
+    }
+
+    @SuppressWarnings("unchecked") // the constructors admit only sources of T
+    private void distribute() {
+        LiveStream<? extends T> live = null;
+        Throwable failure = null;
+        try {
+            Iterator<? extends T> items;
+            if (source instanceof StreamTask<?> task) {
+                live = (LiveStream<? extends T>) task.join();
+                sourceStream = live;
+                items = live.iterator();
+            } else {
+                items = ((Iterable<? extends T>) source).iterator();
+            }
+            while (misuse == null && items.hasNext()) {
+                T item = items.next();
+                for (;;) {
+                    Pipe<T> target = readyConsumer();
+                    if (target == null) {
+                        return; // every consumer closed, or the channel was misused
+                    }
+                    try {
+                        target.emit(item);
+                        break;
+                    } catch (java.util.concurrent.CancellationException closed) {
+                        if (!target.cancelled()) {
+                            throw closed;
+                        }
+                        // that consumer closed after it was chosen: the item goes to another one
+                    }
+                }
+            }
+        } catch (Throwable e) {
+            // An iterable's own CancellationException is its failure, wrapped as a function's is (see
+            // Execution); one from a stream task's live stream says that task was stopped, and stays one.
+            failure = e instanceof CancellationException && !(source instanceof StreamTask<?>) ? new CompletionException(e) : e;
+        } finally {
+            if (misuse != null) {
+                failure = misuse; // what the source threw, if anything, came from closing it
+            }
+            endFailure = failure;
+            ended = true;
+            if (live != null) {
+                live.close();
+            }
+            for (Pipe<T> consumer : consumers) {
+                if (failure == null) {
+                    consumer.finish();
+                } else {
+                    consumer.fail(failure);
+                }
+            }
+        }
+    }
+
+    /**
+     * The next consumer with room, scanning from a rotating cursor; parks while all are at their
+     * cap. Null once every consumer that attached has closed, or the channel was misused. Closed
+     * consumers that a scan meets are removed after it (attaches only append, so the scan's
+     * indices stay valid).
+     */
+    private Pipe<T> readyConsumer() {
+        long budget = distributorSpin.next();
+        long start = System.nanoTime();
+        boolean parked = false;
+        for (int spins = 1; ; spins++) {
+            List<Pipe<T>> all = consumers;
+            int size = all.size();
+            boolean open = false;
+            boolean closedSeen = false;
+            Pipe<T> chosen = null;
+            for (int i = 0; i < size; i++) {
+                int index = (cursor + i) % size;
+                Pipe<T> candidate = all.get(index);
+                if (candidate.cancelled()) {
+                    closedSeen = true;
+                    continue;
+                }
+                open = true;
+                if (candidate.hasRoom()) {
+                    cursor = index + 1;
+                    chosen = candidate;
+                    break;
+                }
+            }
+            if (closedSeen) {
+                consumers.removeIf(Pipe::cancelled); // neither it nor the items it dropped are kept while the channel runs
+            }
+            if (chosen != null) {
+                if (spins > 1) {
+                    distributorSpin.ended(start, budget, !parked);
+                }
+                return chosen;
+            }
+            if (!open || misuse != null) { // none open: every consumer closed (the first was added before this started)
+                return null;
+            }
+            if (!Waiting.pause(start, spins, budget)) {
+                parked = true;
+                distributorWait.park(this::anyReady);
+            }
+        }
+    }
+
+    private boolean anyReady() {
+        if (misuse != null) {
+            return true;
+        }
+        boolean open = false;
+        for (Pipe<T> consumer : consumers) {
+            if (!consumer.cancelled()) {
+                open = true;
+                if (consumer.hasRoom()) {
+                    return true;
+                }
+            }
+        }
+        return !open;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,427 @@
+package dev.moroutine.internal.stream;
+
+import dev.moroutine.TaskFailedException;
+import dev.moroutine.internal.dispatch.SpinBudget;
+import dev.moroutine.internal.dispatch.Waiting;
+import dev.moroutine.stream.Emitter;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Spliterator;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import org.jctools.queues.atomic.SpscAtomicArrayQueue;
+
+/**
+ * A bounded single-producer single-consumer hand-off of a stream's items, with backpressure: the
+ * producer blocks while {@code highWaterMark} items are in flight (emitted, not yet consumed).
+ *
+ * <h2>State</h2>
+ * <pre>
+ * OPEN ──producer finishes─────────────────────────────────► DONE      (the consumer drains what is queued, then ends)
+ *   ├───producer fails──► FAILING ──failure published──────► DONE      (… then throws the failure)
+ *   └───consumer closes─────────────────────────────────────► CANCELLED (the producer's next emit throws CancellationException)
+ * </pre>
+ * Only one of the three CASes from OPEN wins. FAILING lasts while {@code fail} writes the failure
+ * before DONE; a consumer that finds it spins until DONE, so it never reads a DONE without its failure.
+ *
+ * <h2>Waiting</h2>
+ * Both sides spin briefly, then park. The producer writes an item, fences, and reads
+ * {@code consumerParked}; the consumer sets it, fences and polls again before parking, so a wake
+ * is never lost. The consumer publishes its count with a volatile store (the StoreLoad it needs
+ * before it reads the producer's parked flag in {@code ProducerWait.wake}), so either the producer,
+ * announcing that it parks and then re-checking for room, sees the new count, or the consumer sees
+ * the producer parked and wakes it. So neither side can sleep forever while
+ * the other has made room or items. The consumer's thread is recorded only while it may park:
+ * it is forgotten when the consumer wakes and when the pipe ends, so that the pipe, which a
+ * live stream's cleaner keeps until the stream is unreachable, does not keep an ended consumer
+ * thread reachable, nor what its task holds (a publisher's subscriber).
+ *
+ * <h2>Ending</h2>
+ * A stop or a close may end the pipe from another thread while the producer is between its
+ * check of the state and its item store; the consumer may then find the pipe ended and empty,
+ * and end without that item. So the producer reads the state again after its store (and the
+ * fence), and both sides that see the ended pipe settle how many items the consumer takes, by one
+ * CAS on {@code settled}: the consumer offers the count it has taken, a late emit the count
+ * emitted with its item. If the emit settles first, the consumer takes its item (already in
+ * the queue) before it ends; if the consumer settled first without it, the emit is refused, and
+ * the consumer, once ended, never polls again. A producer that reads the state still open after
+ * its store needs no CAS: the end comes later, and a consumer that sees it polls once more. A
+ * producer waiting for room reads the room before the state, so a stop while it waits refuses
+ * its item. So every emit that returns is delivered, unless the consumer closed, and nothing
+ * is delivered after the end.
+ *
+ * <p>Several pipes may share one {@link ProducerWait} (a channel's distributor feeds many).
+ *
+ * @param <T> the item type
+ */
+public final class Pipe<T> implements Emitter<T>, ItemSource {
+
+    private static final int OPEN = 0;
+    private static final int DONE = 1;
+    private static final int CANCELLED = 2;
+    private static final int FAILING = 3; // fail() won the state: the failure is being published
+    private static final int SPIN_NANOS = 50_000;
+    /** {@code settled} before the consumer or a late emit has settled how the pipe ends. */
+    private static final long UNSETTLED = -1;
+
+    private static final VarHandle STATE;
+    private static final VarHandle CONSUMED;
+    private static final VarHandle CONSUMER_PARKED;
+    private static final VarHandle PRODUCER;
+    private static final VarHandle SETTLED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(Pipe.class, "state", int.class);
+            CONSUMED = lookup.findVarHandle(Pipe.class, "consumed", long.class);
+            CONSUMER_PARKED = lookup.findVarHandle(Pipe.class, "consumerParked", int.class);
+            PRODUCER = lookup.findVarHandle(Pipe.class, "producer", Thread.class);
+            SETTLED = lookup.findVarHandle(Pipe.class, "settled", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Where a producer waits for room: its own, or one shared by the pipes a distributor feeds. */
+    static final class ProducerWait {
+        private static final VarHandle PARKED;
+
+        static {
+            try {
+                PARKED = MethodHandles.lookup().findVarHandle(ProducerWait.class, "parked", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private volatile int parked;
+        private volatile Thread thread;
+
+        /** Parks the calling producer unless {@code ready} holds after announcing it. */
+        void park(java.util.function.BooleanSupplier ready) {
+            thread = Thread.currentThread();
+            parked = 1;
+            if (!ready.getAsBoolean()) {
+                LockSupport.park(this);
+            }
+            parked = 0;
+        }
+
+        void wake() {
+            if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+                LockSupport.unpark(thread);
+            }
+        }
+    }
+
+    private final SpscAtomicArrayQueue<Object> queue;
+    private final int highWaterMark;
+    private final ProducerWait producerWait;
+    private final String description;
+
+    /** The one thread that may emit, claimed by the first emit. */
+    private Thread producer;
+    /** Producer's count of emitted items; written by the producer only. */
+    private long emitted;
+    /** Consumer's count of taken items, published to the producer. */
+    private volatile long consumed;
+    private long consumedLocal;
+    /** How many items the consumer takes in all once the pipe has ended: see the class comment. */
+    private volatile long settled = UNSETTLED;
+    /** The consumer has ended: it takes nothing more. Read and written by the consumer only. */
+    private boolean ended;
+    private volatile int state = OPEN;
+    private volatile Throwable failure;
+    private volatile int consumerParked;
+    private volatile Thread consumer;
+    private volatile Runnable onCancel;
+    /** Where the stream was opened, for a close() that waits on its producer; written before dispatch. */
+    private String openedAt = "an unknown place";
+    private final SpinBudget producerSpin = new SpinBudget(SPIN_NANOS);
+    private final SpinBudget consumerSpin = new SpinBudget(SPIN_NANOS);
+
+    Pipe(int highWaterMark, ProducerWait producerWait, String description) {
+        this.highWaterMark = highWaterMark;
+        this.queue = new SpscAtomicArrayQueue<>(Math.max(2, highWaterMark));
+        this.producerWait = producerWait;
+        this.description = description;
+    }
+
+    Pipe(int highWaterMark, String description) {
+        this(highWaterMark, new ProducerWait(), description);
+    }
+
+    /** Records where the stream was opened (see {@link Streams#openingSite()}); call before the producer is dispatched. */
+    void openedAt(String site) {
+        openedAt = site;
+    }
+
+    String openedAt() {
+        return openedAt;
+    }
+
+    /** What to run when the consumer closes early (cancel the producer's execution, say). */
+    void onCancel(Runnable action) {
+        onCancel = action;
+    }
+
+    // ---------------------------------------------------------------- producer side
+
+    @Override
+    public void emit(T item) {
+        if (item == null) {
+            throw new NullPointerException("a null item was emitted into " + description
+                    + "; streams carry non-null items only (wrap optional values in Optional)");
+        }
+        Thread current = Thread.currentThread();
+        if (producer != current) {
+            claimProducer(current);
+        }
+        if (emitted - (long) CONSUMED.getAcquire(this) >= highWaterMark || state != OPEN) {
+            awaitRoom();
+        }
+        queue.offer(item);
+        emitted++;
+        VarHandle.fullFence(); // the item store before the reads of state and consumerParked: see the class comment
+        if (state != OPEN) {
+            settleLateItem();
+        }
+        wakeConsumer();
+    }
+
+    /**
+     * The pipe ended between this emit's check and its item store, so the consumer may already
+     * have ended without the item: the item is delivered, or the emit is refused, whichever the
+     * one CAS on {@code settled} says (see the class comment).
+     */
+    private void settleLateItem() {
+        long taken = (long) SETTLED.compareAndExchange(this, UNSETTLED, emitted);
+        if (taken != UNSETTLED && taken < emitted) {
+            throw refused(state);
+        }
+    }
+
+    private CancellationException refused(int s) {
+        if (s == CANCELLED) {
+            return new CancellationException("the consumer of " + description + " closed it");
+        }
+        return new CancellationException(description + " has ended (its producer was stopped, or emitted after it"
+                + " returned); nothing more can be emitted");
+    }
+
+    private void claimProducer(Thread current) {
+        if (!PRODUCER.compareAndSet(this, null, current) && producer != current) {
+            throw new IllegalStateException(current.getName() + " emitted into " + description + ", whose producer is "
+                    + producer.getName() + ": an Emitter is used by its moroutine's own thread only (not from a parallel"
+                    + " stream or another thread); collect on that thread and emit from it");
+        }
+    }
+
+    @Override
+    public boolean cancelled() {
+        return state == CANCELLED;
+    }
+
+    /** Whether an emit would not block now (for a distributor choosing among pipes). */
+    boolean hasRoom() {
+        return emitted - (long) CONSUMED.getAcquire(this) < highWaterMark;
+    }
+
+    /**
+     * Pulls a stream into the pipe on the producer's thread, then closes the stream.
+     *
+     * @param items the producer's stream
+     */
+    public void pump(Stream<? extends T> items) {
+        if (items == null) {
+            throw new NullPointerException("the streaming moroutine of " + description + " returned null instead of a Stream");
+        }
+        try (Stream<? extends T> source = items) {
+            Spliterator<? extends T> spliterator = source.spliterator();
+            while (spliterator.tryAdvance(this::emit)) {
+                // each item was emitted, blocking under backpressure
+            }
+        }
+    }
+
+    /** The producer has emitted everything. */
+    public void finish() {
+        if (STATE.compareAndSet(this, OPEN, DONE)) {
+            VarHandle.fullFence();
+            forceWakeConsumer();
+        }
+    }
+
+    /** The producer failed (or was stopped): the consumer gets the items so far, then this. */
+    void fail(Throwable cause) {
+        if (STATE.compareAndSet(this, OPEN, FAILING)) { // only the winner records a failure
+            failure = cause;
+            state = DONE;
+            forceWakeConsumer();
+        }
+    }
+
+    private void awaitRoom() {
+        long budget = producerSpin.next();
+        long start = System.nanoTime();
+        boolean parked = false;
+        for (int spins = 1; ; spins++) {
+            boolean room = hasRoom(); // before the state: a stop while waiting for room refuses the item
+            int s = state;
+            if (s != OPEN) {
+                throw refused(s);
+            }
+            if (Thread.interrupted()) {
+                throw new CancellationException(description + " was stopped: its producer was interrupted");
+            }
+            if (room) {
+                producerSpin.ended(start, budget, !parked);
+                return;
+            }
+            if (!Waiting.pause(start, spins, budget)) {
+                parked = true;
+                producerWait.park(() -> hasRoom() || state == CANCELLED);
+            }
+        }
+    }
+
+    private void wakeConsumer() {
+        if (consumerParked != 0 && CONSUMER_PARKED.compareAndSet(this, 1, 0)) {
+            LockSupport.unpark(consumer);
+        }
+    }
+
+    private void forceWakeConsumer() {
+        Thread waiting = consumer;
+        consumer = null; // the pipe has ended: its consumer never parks again
+        consumerParked = 0;
+        if (waiting != null) {
+            LockSupport.unpark(waiting);
+        }
+    }
+
+    // ---------------------------------------------------------------- consumer side
+
+    /**
+     * Takes the next item, blocking while none is ready.
+     *
+     * @return the item, or {@link #END}
+     * @throws TaskFailedException if the producer failed, after every item it emitted before
+     * @throws CancellationException if the producer was stopped before it finished
+     */
+    @Override
+    public Object next() {
+        if (ended) {
+            return end(); // a late item left in the queue is not taken: see the class comment
+        }
+        Object item = queue.poll();
+        if (item == null) {
+            item = awaitItem();
+            if (item == END) {
+                return END;
+            }
+        }
+        CONSUMED.setVolatile(this, ++consumedLocal); // StoreLoad against the read of parked in wake()
+        producerWait.wake();
+        return item;
+    }
+
+    private Object awaitItem() {
+        long budget = consumerSpin.next();
+        long start = System.nanoTime();
+        boolean interrupted = false;
+        boolean parked = false;
+        try {
+            for (int spins = 1; ; spins++) {
+                Object item = queue.poll();
+                if (item != null) {
+                    consumerSpin.ended(start, budget, !parked);
+                    return item;
+                }
+                int s = state;
+                if (s == FAILING) {
+                    Thread.onSpinWait(); // the failure is being published
+                    continue;
+                }
+                if (s != OPEN) {
+                    item = queue.poll(); // items emitted before the end come first
+                    if (item != null) {
+                        return item;
+                    }
+                    if (settleEnd()) {
+                        return end();
+                    }
+                    continue; // a late emit settled first: its item is in the queue
+                }
+                if (!Waiting.pause(start, spins, budget)) {
+                    parked = true;
+                    consumer = Thread.currentThread();
+                    consumerParked = 1;
+                    VarHandle.fullFence();
+                    producerWait.wake(); // a stale read on the fast path may have left the producer asleep
+                    if (queue.isEmpty() && state == OPEN) {
+                        LockSupport.park(this);
+                        if (Thread.interrupted()) { // a stopping worker, or a caller giving up: stop waiting
+                            interrupted = true;
+                            cancel();
+                            throw new CancellationException("interrupted while waiting for an item of " + description);
+                        }
+                    }
+                    consumerParked = 0;
+                    consumer = null;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The consumer found the ended pipe empty: it ends now, unless a late emit settled first with
+     * items it has not taken yet (see the class comment).
+     */
+    private boolean settleEnd() {
+        long owed = (long) SETTLED.compareAndExchange(this, UNSETTLED, consumedLocal);
+        ended = owed == UNSETTLED || consumedLocal >= owed;
+        return ended;
+    }
+
+    /** The end the consumer sees: nothing more (finished, or cancelled), or the failure. */
+    private Object end() {
+        Throwable cause = failure;
+        if (cause == null) {
+            return END;
+        }
+        if (cause instanceof CancellationException stopped) {
+            CancellationException here = new CancellationException(stopped.getMessage());
+            here.initCause(stopped);
+            throw here;
+        }
+        // A producer's own CancellationException comes wrapped (see Execution): it failed, it was not stopped.
+        Throwable thrown = cause instanceof CompletionException wrapped && wrapped.getCause() != null ? wrapped.getCause() : cause;
+        throw new TaskFailedException(description + " failed: " + thrown, thrown);
+    }
+
+    /** The consumer closes early: the producer stops at its next emit; queued items are dropped. */
+    @Override
+    public void cancel() {
+        if (STATE.compareAndSet(this, OPEN, CANCELLED)) {
+            producerWait.wake();
+            forceWakeConsumer(); // a deliverer blocked on this pipe (a publisher's) must see the end
+            Runnable action = onCancel;
+            if (action != null) {
+                action.run();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}
