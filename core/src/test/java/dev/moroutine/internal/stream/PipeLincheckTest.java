@@ -1,4 +1,4 @@
-package dev.moroutine.internal;
+package dev.moroutine.internal.stream;
 
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.testing.Stress;
