@@ -1,8 +1,8 @@
 package dev.moroutine.internal.stream;
 
 import dev.moroutine.TaskFailedException;
+import dev.moroutine.testing.ShapedScenarios;
 import dev.moroutine.testing.Stress;
-import java.lang.reflect.Method;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,10 +13,8 @@ import org.jetbrains.kotlinx.lincheck.CTestStructure;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionGenerator;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.CTestConfiguration;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.RandomProvider;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -36,9 +34,13 @@ import org.junit.jupiter.api.Timeout;
  * find the pipe full and the consumer find it empty, so both waits are exercised: the high-water
  * mark is 2 and the producer emits up to 4 items. The sequential model refuses, with an exception
  * that the pipe never throws, to emit into a full pipe or take from an empty open one, so a
- * blocking call is linearized at the moment it can go on. What is not covered: more than one
- * producer thread (a pipe refuses it), a distributor feeding several pipes through one
- * {@link Pipe.ProducerWait} (the channel tests cover it), and interrupts.
+ * blocking call is linearized at the moment it can go on.
+ *
+ * <p>The model checker answers every {@code System.nanoTime()} with the same value, so there a
+ * wait spins until the other side acts and never parks: parking and waking are exercised by the
+ * stress run only. Not covered: more than one producer thread (a pipe refuses it), a distributor
+ * feeding several pipes through one {@link Pipe.ProducerWait} (the channel tests cover it), and
+ * interrupts.
  */
 @Timeout(120)
 public class PipeLincheckTest {
@@ -164,47 +166,39 @@ public class PipeLincheckTest {
             int items = random.nextInt(MAX_ITEMS + 1);
             List<Actor> producer = new ArrayList<>();
             for (int i = 1; i <= items; i++) {
-                producer.add(actor("emit", i));
+                producer.add(op("emit", i));
             }
             producer.add(switch (random.nextInt(3)) {
-                case 0 -> actor("fail", false); // the moroutine threw
-                default -> actor("finish");
+                case 0 -> op("fail", false); // the moroutine threw
+                default -> op("finish");
             });
             List<Actor> consumer = new ArrayList<>();
             int closesAfter = random.nextInt(3) == 0 ? random.nextInt(items + 1) : -1;
             for (int i = 0; i <= items; i++) {
                 if (i == closesAfter) {
-                    consumer.add(actor("cancel"));
+                    consumer.add(op("cancel"));
                     break;
                 }
-                consumer.add(actor("next"));
+                consumer.add(op("next"));
             }
             List<List<Actor>> threads = new ArrayList<>(List.of(producer, consumer));
             switch (random.nextInt(4)) {
-                case 0 -> threads.add(List.of(actor("fail", true))); // a forced stop
-                case 1 -> threads.add(List.of(actor("fail", false))); // a timeout
-                case 2 -> threads.add(List.of(actor("cancel"))); // the stream closed from another thread
+                case 0 -> threads.add(List.of(op("fail", true))); // a forced stop
+                case 1 -> threads.add(List.of(op("fail", false))); // a timeout
+                case 2 -> threads.add(List.of(op("cancel"))); // the stream closed from another thread
                 default -> { }
             }
             return new ExecutionScenario(List.of(), threads, List.of(), null);
         }
 
-        private static Actor actor(String name, Object... arguments) {
-            for (Method method : PipeOps.class.getMethods()) {
-                if (method.getName().equals(name)) {
-                    return new Actor(method, List.of(arguments));
-                }
-            }
-            throw new IllegalArgumentException("no operation " + name);
+        private static Actor op(String name, Object... arguments) {
+            return ShapedScenarios.actor(PipeOps.class, name, arguments);
         }
     }
 
     @Test
     void pipeIsLinearizableUnderStress() {
-        new StressOptions()
-                .executionGenerator(Scenarios.class)
-                .sequentialSpecification(PipeModel.class)
-                .minimizeFailedScenario(false) // a scenario cut short could hang: report the one that failed
+        ShapedScenarios.stress(Scenarios.class, PipeModel.class)
                 .iterations(Stress.scaled(10))
                 .invocationsPerIteration(100)
                 .check(PipeOps.class);
@@ -212,10 +206,7 @@ public class PipeLincheckTest {
 
     @Test
     void pipeIsLinearizableUnderModelChecking() {
-        new ModelCheckingOptions()
-                .executionGenerator(Scenarios.class)
-                .sequentialSpecification(PipeModel.class)
-                .minimizeFailedScenario(false)
+        ShapedScenarios.modelChecking(Scenarios.class, PipeModel.class)
                 .iterations(Stress.scaled(4))
                 .invocationsPerIteration(100)
                 .check(PipeOps.class);
