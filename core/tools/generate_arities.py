@@ -135,7 +135,7 @@ def value_moroutine(n):
     L = ["package dev.moroutine;\n\nimport dev.moroutine.internal.Definition;\n",
          "/**",
          " * A moroutine of %d argument%s: {@link #call} describes one call as a {@link Task}, which runs on" % (n, "" if n == 1 else "s"),
-         " * this moroutine's dedicated worker ({@link Task#join()}) or on a pool ({@link Runner#run}).",
+         " * this moroutine's dedicated worker ({@link Task#join()}) or on a pool ({@link Pool#run}).",
          " *"]
     if n > 0:
         L += [" * <p>Every argument may also be given as a {@link Task} of the parameter's type (a <em>task-arg</em>):",

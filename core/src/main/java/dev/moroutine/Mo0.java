@@ -5,7 +5,7 @@ import dev.moroutine.internal.call.Definition;
 
 /**
  * A moroutine of 0 arguments: {@link #call} describes one call as a {@link Task}, which runs on
- * this moroutine's dedicated worker ({@link Task#join()}) or on a pool ({@link Runner#run}).
+ * this moroutine's dedicated worker ({@link Task#join()}) or on a pool ({@link Pool#run}).
  *
  * <p>Instances are immutable and thread-safe.
  *

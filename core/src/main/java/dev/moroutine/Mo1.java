@@ -5,7 +5,7 @@ import dev.moroutine.internal.call.Definition;
 
 /**
  * A moroutine of 1 argument: {@link #call} describes one call as a {@link Task}, which runs on
- * this moroutine's dedicated worker ({@link Task#join()}) or on a pool ({@link Runner#run}).
+ * this moroutine's dedicated worker ({@link Task#join()}) or on a pool ({@link Pool#run}).
  *
  * <p>Every argument may also be given as a {@link Task} of the parameter's type (a <em>task-arg</em>):
  * it runs on the worker that runs this call, once per worker, and its value is cached there.

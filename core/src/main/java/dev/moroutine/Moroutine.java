@@ -111,7 +111,7 @@ public final class Moroutine {
      *
      * @return the pool; close it with try-with-resources
      */
-    public static Runner workers() {
+    public static Pool workers() {
         return workers(Runtime.getRuntime().availableProcessors());
     }
 
@@ -122,7 +122,7 @@ public final class Moroutine {
      * @return the pool; close it with try-with-resources
      * @throws IllegalArgumentException if {@code size} is less than 1
      */
-    public static Runner workers(int size) {
+    public static Pool workers(int size) {
         return workers(size, PoolOptions.defaults());
     }
 
@@ -135,7 +135,7 @@ public final class Moroutine {
      * @throws IllegalArgumentException if {@code size} is less than 1
      * @throws NullPointerException if {@code options} is null
      */
-    public static Runner workers(int size, PoolOptions options) {
+    public static Pool workers(int size, PoolOptions options) {
         Objects.requireNonNull(options, "options");
         if (size < 1) {
             throw new IllegalArgumentException("a pool needs at least 1 worker, was asked for " + size);
@@ -158,7 +158,7 @@ public final class Moroutine {
      * in-flight tasks}. Ties are broken by a rotating offset, so idle workers take turns instead of
      * worker 0 taking every task. It counts tasks, not their cost: a burst submitted faster than
      * tasks finish is spread like round robin; it pays off when tasks are submitted as others finish
-     * (a bounded window, {@link Runner#run} from several threads) or when some workers are stuck
+     * (a bounded window, {@link Pool#run} from several threads) or when some workers are stuck
      * on long tasks.
      *
      * @return a new balancer
@@ -169,9 +169,9 @@ public final class Moroutine {
 
     /**
      * Pins a task to one worker of a pool: the returned task skips the balancer and runs on that
-     * worker, whether it is given to the pool ({@link Runner#run}) or joined directly.
+     * worker, whether it is given to the pool ({@link Pool#run}) or joined directly.
      *
-     * @param worker a handle from {@link Runner#workers()}
+     * @param worker a handle from {@link Pool#workers()}
      * @param task the task
      * @param <R> the result type
      * @return a task that runs only on {@code worker}

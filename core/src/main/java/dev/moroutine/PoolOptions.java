@@ -37,7 +37,7 @@ public final class PoolOptions {
     }
 
     /**
-     * The defaults: a fresh {@link Moroutine#roundRobin()}, no shutdown timeout ({@link Runner#close()}
+     * The defaults: a fresh {@link Moroutine#roundRobin()}, no shutdown timeout ({@link Pool#close()}
      * waits for every task), thread names {@code moroutine-pool-<n>-worker-<index>}, a stream
      * high-water mark of 16, and no task timeout.
      *
@@ -60,7 +60,7 @@ public final class PoolOptions {
     }
 
     /**
-     * Bounds how long {@link Runner#close()} waits for unfinished tasks before it interrupts them.
+     * Bounds how long {@link Pool#close()} waits for unfinished tasks before it interrupts them.
      *
      * @param timeout how long to wait; zero interrupts at once
      * @return a copy with the timeout
@@ -143,7 +143,7 @@ public final class PoolOptions {
     /**
      * The shutdown timeout.
      *
-     * @return the timeout, or empty when {@link Runner#close()} waits for every task
+     * @return the timeout, or empty when {@link Pool#close()} waits for every task
      */
     public Optional<Duration> shutdownTimeout() {
         return Optional.ofNullable(shutdownTimeout);

@@ -4,7 +4,7 @@ import java.util.concurrent.CancellationException;
 
 /**
  * A read-only cancellation token, fired once by its {@link AbortController} (or by a pool that
- * begins to close, see {@link Runner#signal()}). Passed as a moroutine argument it stays live on
+ * begins to close, see {@link Pool#signal()}). Passed as a moroutine argument it stays live on
  * the worker, so a long task can poll {@link #aborted()} or register {@link #onAbort(Runnable)}.
  * There the task sees it through a view that also fires when that run is stopped from outside
  * ({@code cancel(true)} on its future, its {@linkplain Task#withTimeout timeout}, a terminated

@@ -27,7 +27,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <h2 id="errors">Errors</h2>
  * One rule for every way of running a task. The blocking calls ({@link #join()},
- * {@link Runner#run}, {@link Runner#runAll}) throw {@link TaskFailedException} when the task
+ * {@link Pool#run}, {@link Pool#runAll}) throw {@link TaskFailedException} when the task
  * failed: its function threw (any exception, a {@link java.util.concurrent.CancellationException}
  * from {@link Signal#throwIfAborted()} included: the function chose to stop), or it ran over its
  * {@linkplain #withTimeout timeout} (the cause is then a {@link java.util.concurrent.TimeoutException}).
@@ -85,7 +85,7 @@ public sealed interface Task<R> permits dev.moroutine.internal.call.Call, dev.mo
      * thread is interrupted, its {@link Signal} arguments fire (on the worker, a signal argument is
      * a view of the one passed in; the caller's own signal, which other tasks may share, does not
      * fire), and it fails with a {@link java.util.concurrent.TimeoutException} that names the task
-     * and the timeout: {@link #join()} and {@link Runner#run} throw a {@link TaskFailedException}
+     * and the timeout: {@link #join()} and {@link Pool#run} throw a {@link TaskFailedException}
      * with that cause, a future fails with it, as with {@link CompletableFuture#orTimeout}. A run
      * whose future was completed before (with {@code cancel(false)}, {@code complete} or
      * {@code orTimeout}) is stopped all the same, and its future keeps what it has. The worker goes

@@ -3,7 +3,7 @@ package dev.moroutine;
 import java.io.Serial;
 
 /**
- * Thrown by the blocking calls ({@link Task#join()}, {@link Runner#run}, {@link Runner#runAll})
+ * Thrown by the blocking calls ({@link Task#join()}, {@link Pool#run}, {@link Pool#runAll})
  * when a task failed: its moroutine threw, or it ran over its {@linkplain Task#withTimeout timeout}.
  * The cause is the moroutine's own exception, with the worker's stack trace, whatever its type (a
  * {@link java.util.concurrent.CancellationException} from {@link Signal#throwIfAborted()} too), or

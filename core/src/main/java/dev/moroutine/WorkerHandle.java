@@ -24,7 +24,7 @@ public sealed interface WorkerHandle permits dev.moroutine.internal.dispatch.Wor
     String name();
 
     /**
-     * This worker's position in its pool's {@link Runner#workers()} list.
+     * This worker's position in its pool's {@link Pool#workers()} list.
      *
      * @return the index, from 0
      */

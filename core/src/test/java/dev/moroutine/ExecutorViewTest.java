@@ -4,7 +4,6 @@ import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,16 +27,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The executor view, held to what {@link ExecutorService} promises. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class ExecutorViewTest {
 
     static final Mo1<Integer, Integer> square = mo(x -> x * x);
 
-    private static Set<Thread> threadsOf(Runner pool) {
+    private static Set<Thread> threadsOf(Pool pool) {
         Set<Thread> threads = new HashSet<>();
         pool.workers().forEach(worker -> threads.add(threadOf(worker)));
         return threads;
@@ -57,7 +54,7 @@ class ExecutorViewTest {
 
     @Test
     void executeSubmitAndSupplyAsyncRunOnThePoolsWorkers() throws Exception {
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             ExecutorService executor = pool.asExecutorService();
             Set<Thread> workers = threadsOf(pool);
 
@@ -83,7 +80,7 @@ class ExecutorViewTest {
 
     @Test
     void invokeAllReturnsEveryResultInOrderAndInvokeAnyTheFirstSuccess() throws Exception {
-        try (Runner pool = workers(3)) {
+        try (Pool pool = workers(3)) {
             ExecutorService executor = pool.asExecutorService();
             List<Callable<Integer>> tasks = new ArrayList<>();
             for (int i = 0; i < 50; i++) {
@@ -107,7 +104,7 @@ class ExecutorViewTest {
 
     @Test
     void invokeAllWithATimeoutCancelsWhatDidNotFinish() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             ExecutorService executor = pool.asExecutorService();
             CountDownLatch gate = new CountDownLatch(1);
             AtomicBoolean ranLate = new AtomicBoolean();
@@ -133,7 +130,7 @@ class ExecutorViewTest {
 
     @Test
     void shutdownRejectsNewTasksRunsQueuedOnesAndLeavesThePoolOpen() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             ExecutorService executor = pool.asExecutorService();
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch gate = new CountDownLatch(1);
@@ -167,7 +164,7 @@ class ExecutorViewTest {
 
     @Test
     void shutdownWithNothingInFlightTerminatesAtOnce() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             ExecutorService executor = pool.asExecutorService();
             assertFalse(executor.isShutdown());
             assertFalse(executor.isTerminated());
@@ -179,7 +176,7 @@ class ExecutorViewTest {
 
     @Test
     void shutdownNowInterruptsTheRunningTaskAndReturnsTheOnesThatNeverStarted() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             ExecutorService executor = pool.asExecutorService();
             CountDownLatch started = new CountDownLatch(1);
             AtomicReference<Throwable> interrupted = new AtomicReference<>();
@@ -217,7 +214,7 @@ class ExecutorViewTest {
     /** A task ending just as shutdownNow() interrupts it: the interrupt must never hit the task queued behind it. */
     @Test
     void anInterruptFromShutdownNowNeverReachesTheNextTask() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             for (int round = 0; round < Stress.scaled(5_000); round++) {
                 ExecutorService executor = pool.asExecutorService();
                 CountDownLatch started = new CountDownLatch(1);
@@ -237,7 +234,7 @@ class ExecutorViewTest {
 
     @Test
     void anExceptionFromAnExecutedTaskGoesToTheWorkersUncaughtHandlerAndTheWorkerGoesOn() throws Exception {
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             Set<Thread> before = threadsOf(pool);
             LinkedBlockingQueue<Throwable> uncaught = new LinkedBlockingQueue<>();
             Set<Thread> reportedOn = ConcurrentHashMap.newKeySet();
@@ -272,7 +269,7 @@ class ExecutorViewTest {
 
     @Test
     void closingThePoolShutsTheViewDownAfterItsQueuedTasksRan() throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         ExecutorService executor = pool.asExecutorService();
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch gate = new CountDownLatch(1);
@@ -300,7 +297,7 @@ class ExecutorViewTest {
 
     @Test
     void terminatingThePoolCancelsTheFuturesOfTasksThatNeverStarted() throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         ExecutorService executor = pool.asExecutorService();
         CountDownLatch started = new CountDownLatch(1);
         Future<?> running = executor.submit(() -> {
@@ -321,7 +318,7 @@ class ExecutorViewTest {
     /** The JDK 19+ default: shut down, wait for the tasks; the pool stays open. */
     @Test
     void closeWaitsForTheViewsTasksOnly() throws Exception {
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             AtomicInteger ran = new AtomicInteger();
             try (ExecutorService executor = pool.asExecutorService()) {
                 for (int i = 0; i < 100; i++) executor.execute(ran::incrementAndGet);
@@ -340,7 +337,7 @@ class ExecutorViewTest {
             }
             return workers.get(0);
         };
-        try (Runner pool = workers(2, PoolOptions.defaults().withBalancer(recording))) {
+        try (Pool pool = workers(2, PoolOptions.defaults().withBalancer(recording))) {
             ExecutorService executor = pool.asExecutorService();
             assertEquals("command", assertThrows(NullPointerException.class, () -> executor.execute(null)).getMessage());
             assertThrows(NullPointerException.class, () -> executor.submit((Callable<?>) null));
@@ -355,7 +352,7 @@ class ExecutorViewTest {
         Balancer failing = (workers, task) -> {
             throw new IllegalStateException("unknown task " + task);
         };
-        try (Runner pool = workers(1, PoolOptions.defaults().withBalancer(failing))) {
+        try (Pool pool = workers(1, PoolOptions.defaults().withBalancer(failing))) {
             ExecutorService executor = pool.asExecutorService();
             assertThrows(IllegalStateException.class, () -> executor.execute(() -> { }));
             executor.shutdown();
@@ -366,7 +363,7 @@ class ExecutorViewTest {
     /** Many threads execute while another shuts down: every accepted task runs, exactly once. */
     @Test
     void everyAcceptedTaskRunsExactlyOnceWhileShutdownRacesWithExecute() throws Exception {
-        try (Runner pool = workers(3, PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(30)))) {
+        try (Pool pool = workers(3, PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(30)))) {
             for (int round = 0; round < Stress.scaled(40); round++) {
                 ExecutorService executor = pool.asExecutorService();
                 AtomicInteger accepted = new AtomicInteger();
@@ -408,7 +405,7 @@ class ExecutorViewTest {
     /** Many threads, no shutdown until the end: exact totals through supplyAsync and invokeAll. */
     @Test
     void stressExactCounts() throws Exception {
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             ExecutorService executor = pool.asExecutorService();
             int perThread = Stress.scaled(5_000);
             int threads = 4;

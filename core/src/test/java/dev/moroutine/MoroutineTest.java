@@ -3,18 +3,15 @@ package dev.moroutine;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-@ExtendWith(NoLeakedWorkers.class)
 class MoroutineTest {
 
     static final Mo0<String> threadName = mo(() -> Thread.currentThread().getName());

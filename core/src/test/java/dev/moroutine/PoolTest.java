@@ -4,7 +4,6 @@ import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class PoolTest {
 
@@ -53,14 +50,14 @@ class PoolTest {
         }
         return signal.reason();
     });
-    static final Mo1<Runner, String> closeFromInside = mo(pool -> {
+    static final Mo1<Pool, String> closeFromInside = mo(pool -> {
         pool.close();
         return "closed";
     });
 
     @Test
     void runSubmitAndRunAll() throws Exception {
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             assertEquals(49, pool.run(square.call(7)));
             assertEquals(64, pool.submit(square.call(8)).get(10, TimeUnit.SECONDS));
             List<Task<Integer>> tasks = new ArrayList<>();
@@ -74,7 +71,7 @@ class PoolTest {
 
     @Test
     void runAllWaitsForEveryTaskThenReportsTheFirstFailureWithTheOthersSuppressed() {
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             TaskFailedException e = assertThrows(TaskFailedException.class,
                     () -> pool.runAll(List.of(failIfOdd.call(2), failIfOdd.call(3), failIfOdd.call(4), failIfOdd.call(5))));
             assertEquals("odd: 3", e.getCause().getMessage());
@@ -86,14 +83,14 @@ class PoolTest {
 
     @Test
     void defaultSizeIsTheNumberOfProcessors() {
-        try (Runner pool = workers()) {
+        try (Pool pool = workers()) {
             assertEquals(Runtime.getRuntime().availableProcessors(), pool.workers().size());
         }
     }
 
     @Test
     void workersAreNamedDaemonPlatformThreadsAndHandlesKnowTheirIndex() {
-        try (Runner pool = workers(3, PoolOptions.defaults().withThreadNamePrefix("test-pool-names"))) {
+        try (Pool pool = workers(3, PoolOptions.defaults().withThreadNamePrefix("test-pool-names"))) {
             for (WorkerHandle handle : pool.workers()) {
                 Thread thread = pool.run(assign(handle, whereAmI.call()));
                 assertSame(threadOf(handle), thread);
@@ -106,7 +103,7 @@ class PoolTest {
 
     @Test
     void assignedTasksRunOnTheirWorkerEvenWhenJoinedDirectly() {
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             for (int round = 0; round < 50; round++) {
                 for (WorkerHandle handle : pool.workers()) {
                     assertSame(threadOf(handle), pool.run(assign(handle, whereAmI.call())));
@@ -118,7 +115,7 @@ class PoolTest {
 
     @Test
     void gracefulCloseFinishesInFlightWorkFiresTheSignalAndRejectsNewTasks() throws Exception {
-        Runner pool = workers(2);
+        Pool pool = workers(2);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch gate = new CountDownLatch(1);
         CompletableFuture<String> blocked = pool.submit(assign(pool.workers().get(0), waitFor.call(started, gate)));
@@ -145,7 +142,7 @@ class PoolTest {
 
     @Test
     void everyEntryPointRejectsAfterClose() {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         WorkerHandle worker = pool.workers().get(0);
         pool.close();
         pool.close(); // idempotent
@@ -162,7 +159,7 @@ class PoolTest {
 
     @Test
     void theShutdownTimeoutInterruptsRunningTasksAndCancelsQueuedOnes() throws Exception {
-        Runner pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ofMillis(200)));
+        Pool pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ofMillis(200)));
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch neverOpened = new CountDownLatch(1);
         CompletableFuture<String> running = pool.submit(waitFor.call(started, neverOpened));
@@ -180,7 +177,7 @@ class PoolTest {
 
     @Test
     void aTaskThatIgnoresInterruptsCannotHoldCloseBeyondTheTimeout() throws Exception {
-        Runner pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ZERO));
+        Pool pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ZERO));
         AtomicBoolean stop = new AtomicBoolean();
         CompletableFuture<String> stubborn = pool.submit(ignoreInterrupts.call(stop));
         CompletableFuture<String> behind = pool.submit(ignoreInterrupts.call(stop));
@@ -192,7 +189,7 @@ class PoolTest {
 
     @Test
     void terminateFailsEverythingAtOnce() throws Exception {
-        Runner pool = workers(2);
+        Pool pool = workers(2);
         CountDownLatch started = new CountDownLatch(2);
         CountDownLatch neverOpened = new CountDownLatch(1);
         List<CompletableFuture<String>> running = List.of(
@@ -215,7 +212,7 @@ class PoolTest {
 
     @Test
     void aPoolSignalPassedAsAnArgumentIsLiveOnTheWorker() throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         assertFalse(pool.run(seesSignal.call(pool.signal())));
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<String> waiting = pool.submit(untilAborted.call(pool.signal(), started));
@@ -226,7 +223,7 @@ class PoolTest {
 
     @Test
     void closingFromAWorkerIsRefused() {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             TaskFailedException e = assertThrows(TaskFailedException.class, () -> pool.run(closeFromInside.call(pool)));
             assertInstanceOf(IllegalStateException.class, e.getCause());
             assertTrue(e.getCause().getMessage().contains("would wait for itself"), e.getCause().getMessage());
@@ -235,7 +232,7 @@ class PoolTest {
 
     @Test
     void cancellingAQueuedFutureSkipsTheTask() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch gate = new CountDownLatch(1);
             CompletableFuture<String> blocker = pool.submit(waitFor.call(started, gate));
@@ -260,7 +257,7 @@ class PoolTest {
         assertThrows(NullPointerException.class, () -> workers(1, null));
         assertThrows(NullPointerException.class, () -> PoolOptions.defaults().withBalancer(null));
 
-        try (Runner a = workers(1); Runner b = workers(1)) {
+        try (Pool a = workers(1); Pool b = workers(1)) {
             assertEquals("task", assertThrows(NullPointerException.class, () -> a.run(null)).getMessage());
             assertEquals("task", assertThrows(NullPointerException.class, () -> a.submit(null)).getMessage());
             assertThrows(NullPointerException.class, () -> a.runAll(null));
@@ -276,13 +273,13 @@ class PoolTest {
     @Test
     void aBalancerThatReturnsAStrangerIsReported() {
         AtomicReference<WorkerHandle> other = new AtomicReference<>();
-        try (Runner donor = workers(1)) {
+        try (Pool donor = workers(1)) {
             other.set(donor.workers().get(0));
-            try (Runner pool = workers(2, PoolOptions.defaults().withBalancer((ws, t) -> other.get()))) {
+            try (Pool pool = workers(2, PoolOptions.defaults().withBalancer((ws, t) -> other.get()))) {
                 IllegalStateException e = assertThrows(IllegalStateException.class, () -> pool.run(square.call(1)));
                 assertTrue(e.getMessage().contains("a balancer must return one of the handles it is given"), e.getMessage());
             }
-            try (Runner pool = workers(2, PoolOptions.defaults().withBalancer((ws, t) -> null))) {
+            try (Pool pool = workers(2, PoolOptions.defaults().withBalancer((ws, t) -> null))) {
                 assertThrows(IllegalStateException.class, () -> pool.run(square.call(1)));
             }
         }
@@ -297,7 +294,7 @@ class PoolTest {
 
     @Test
     void aFailureInTheFutureCarriesTheMoroutinesException() {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             ExecutionException e = assertThrows(ExecutionException.class, () -> pool.submit(failIfOdd.call(1)).get());
             assertInstanceOf(IllegalArgumentException.class, e.getCause());
         }

@@ -4,7 +4,6 @@ import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -13,10 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** What users can do to a pool that must not break it: regressions from a review of the core. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class RobustnessTest {
 
@@ -30,7 +27,7 @@ class RobustnessTest {
     static final Mo0<BadCloser> badResource = mo(BadCloser::new);
     static final Mo1<BadCloser, String> useBad = mo(resource -> "used");
     static final Mo1<Integer, Integer> fib = mo(n -> n < 2 ? n : RobustnessTest.fib.call(n - 1).join() + 1);
-    static final Mo2<Runner, Integer, Integer> runInside = mo((pool, x) -> pool.run(RobustnessTest.square.call(x)));
+    static final Mo2<Pool, Integer, Integer> runInside = mo((pool, x) -> pool.run(RobustnessTest.square.call(x)));
     static final Mo1<Integer, Integer> square = mo(x -> x * x);
     static final Mo1<Object, String> describe = mo(value -> value.getClass().getSimpleName());
     static final Mo2<CountDownLatch, CountDownLatch, Boolean> hold = mo((started, gate) -> {
@@ -40,7 +37,7 @@ class RobustnessTest {
 
     @Test
     void aCachedValueWhoseCloseThrowsAnErrorDoesNotHangClose() {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         assertEquals("used", pool.run(useBad.call(badResource.call())));
         pool.close(); // logs the failure, stops the worker anyway
         assertTrue(pool.isClosed());
@@ -48,7 +45,7 @@ class RobustnessTest {
 
     @Test
     void anErrorFromASignalActionStillStopsThePoolAndIsRethrownAfterwards() {
-        Runner pool = workers(2);
+        Pool pool = workers(2);
         AtomicInteger others = new AtomicInteger();
         pool.signal().onAbort(() -> {
             throw new AssertionError("action bug");
@@ -64,7 +61,7 @@ class RobustnessTest {
 
     @Test
     void aSignalActionMayCloseThePoolAgain() {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         pool.signal().onAbort(pool::close);
         pool.close();
         assertTrue(pool.isClosed());
@@ -76,12 +73,12 @@ class RobustnessTest {
         IllegalStateException e = assertInstanceOf(IllegalStateException.class, onDedicated.getCause());
         assertTrue(e.getMessage().contains("it would wait for itself"), e.getMessage());
 
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             TaskFailedException inPool = assertThrows(TaskFailedException.class, () -> pool.run(runInside.call(pool, 3)));
             assertInstanceOf(IllegalStateException.class, inPool.getCause());
             assertEquals(16, pool.run(square.call(4)), "the pool still works");
         }
-        try (Runner pool = workers(2, PoolOptions.defaults().withBalancer(leastBusy()))) {
+        try (Pool pool = workers(2, PoolOptions.defaults().withBalancer(leastBusy()))) {
             // Least busy sends the inner task to the idle second worker, where it can run: no false alarm.
             assertEquals(9, pool.run(assign(pool.workers().get(0), runInside.call(pool, 3))));
         }
@@ -89,7 +86,7 @@ class RobustnessTest {
 
     @Test
     void anIdleWorkerThatIsInterruptedParksInsteadOfSpinning() {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             Thread worker = threadOf(pool.workers().get(0));
             awaitState(worker, Thread.State.WAITING);
             worker.interrupt();
@@ -100,7 +97,7 @@ class RobustnessTest {
 
     @Test
     void aTimeoutOfCenturiesMeansWaitNotOverflow() {
-        Runner pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ofDays(365_000)));
+        Pool pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ofDays(365_000)));
         assertEquals(9, pool.run(square.call(3)));
         pool.close();
         assertTrue(pool.isClosed());
@@ -108,7 +105,7 @@ class RobustnessTest {
 
     @Test
     void closingOnAnInterruptedThreadStopsAtOnceAndKeepsTheInterrupt() throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch neverOpened = new CountDownLatch(1);
         CompletableFuture<Boolean> running = pool.submit(hold.call(started, neverOpened));

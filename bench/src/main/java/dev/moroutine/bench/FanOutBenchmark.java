@@ -4,7 +4,7 @@ import static dev.moroutine.Moroutine.assign;
 import static dev.moroutine.Moroutine.workers;
 import static dev.moroutine.stream.Streaming.channel;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.stream.Channel;
@@ -77,7 +77,7 @@ public class FanOutBenchmark {
     public int consumers;
 
     private List<Integer> items;
-    private Runner pool;
+    private Pool pool;
     private ExecutorService threads;
     private BlockingQueue<Integer> queue;
     private double minShare;

@@ -229,7 +229,7 @@ public final class ResultsTable {
     /**
      * Reads JMH's results.
      *
-     * @param results what {@code Runner.run()} returned, rounds merged
+     * @param results what {@code Pool.run()} returned, rounds merged
      * @return one row per benchmark and parameter combination, time shapes with their speed-ups
      */
     public static List<Row> rows(Collection<RunResult> results) {

@@ -5,6 +5,7 @@ import static dev.moroutine.shared.Shared.*;
 import dev.moroutine.shared.Int32Atomic;
 import dev.moroutine.shared.Int64Atomic;
 import dev.moroutine.shared.Mutex;
+import dev.moroutine.shared.Shared;
 import dev.moroutine.shared.Struct;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,14 +50,14 @@ public class SharedMemoryBenchmark {
     /** A two-field record, as a struct and as a plain object. */
     public record Point(int x, int y) {}
 
-    private final Mutex mutex = mutex();
+    private final Mutex mutex = shared(Shared.mutex);
     private final ReentrantLock reentrantLock = new ReentrantLock();
     private final Object monitor = new Object();
     /** Written only inside the critical sections. */
     private long guarded;
 
-    private final Int32Atomic int32Atomic = int32Atomic();
-    private final Int64Atomic int64Atomic = int64Atomic();
+    private final Int32Atomic int32Atomic = shared(Shared.int32Atomic);
+    private final Int64Atomic int64Atomic = shared(Shared.int64Atomic);
     private final AtomicInteger atomicInteger = new AtomicInteger();
     private final AtomicLong atomicLong = new AtomicLong();
 

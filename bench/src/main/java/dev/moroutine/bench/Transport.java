@@ -3,7 +3,7 @@ package dev.moroutine.bench;
 import static dev.moroutine.Moroutine.workers;
 import static dev.moroutine.stream.Streaming.channel;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.stream.LiveStream;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -115,7 +115,7 @@ public abstract sealed class Transport implements AutoCloseable {
     private static final IntUnaryOperator PLUS_ONE = x -> x + 1;
 
     private static final class Moroutine extends Transport {
-        private final Runner pool = workers(1);
+        private final Pool pool = workers(1);
 
         @Override
         public long workerToCaller(List<Integer> items) {

@@ -1,7 +1,7 @@
 package dev.moroutine.shared;
 
 /**
- * A shared {@code bool}: one byte, 0 or 1. Made by {@code Shared.bool()} or {@code Shared.shared(true)}.
+ * A shared {@code bool}: one byte, 0 or 1. Made by {@code Shared.shared(bool)} or {@code Shared.shared(true)}.
  *
  * <p>Thread-safe: each {@link #load()} and {@link #store} is a single access that is never torn
  * (the JVM's <em>opaque</em> mode) but orders nothing around it. To publish it together with other

@@ -2,7 +2,7 @@ package dev.moroutine.shared;
 
 /**
  * A shared {@code boolean} with atomic operations (stored as a 4-byte word holding 0 or 1, since the
- * JVM has no atomic read-modify-write on a single byte). Made by {@code Shared.boolAtomic()}.
+ * JVM has no atomic read-modify-write on a single byte). Made by {@code Shared.shared(boolAtomic)}.
  *
  * <p>Thread-safe and lock-free. Every operation is a single atomic access with <em>volatile</em>
  * (sequentially consistent) semantics, like the JavaScript {@code Atomics} functions and the

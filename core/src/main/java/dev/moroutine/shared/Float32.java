@@ -1,7 +1,7 @@
 package dev.moroutine.shared;
 
 /**
- * A shared {@code float32}: an IEEE 754 single. Made by {@code Shared.float32()}.
+ * A shared {@code float32}: an IEEE 754 single. Made by {@code Shared.shared(float32)}.
  *
  * <p>Thread-safe: each {@link #load()} and {@link #store} is a single access that is never torn
  * (the JVM's <em>opaque</em> mode) but orders nothing around it. To publish it together with other

@@ -1,7 +1,7 @@
 package dev.moroutine.shared;
 
 /**
- * A shared {@code int16}: a signed 16-bit integer. Made by {@code Shared.int16()}.
+ * A shared {@code int16}: a signed 16-bit integer. Made by {@code Shared.shared(int16)}.
  *
  * <p>Thread-safe: each {@link #load()} and {@link #store} is a single access that is never torn
  * (the JVM's <em>opaque</em> mode) but orders nothing around it. To publish it together with other

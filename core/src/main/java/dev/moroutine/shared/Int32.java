@@ -1,7 +1,7 @@
 package dev.moroutine.shared;
 
 /**
- * A shared {@code int32}: a signed 32-bit integer. Made by {@code Shared.int32()} or {@code Shared.shared(0)}.
+ * A shared {@code int32}: a signed 32-bit integer. Made by {@code Shared.shared(int32)} or {@code Shared.shared(0)}.
  *
  * <p>Thread-safe: each {@link #load()} and {@link #store} is a single access that is never torn
  * (the JVM's <em>opaque</em> mode) but orders nothing around it. To publish it together with other

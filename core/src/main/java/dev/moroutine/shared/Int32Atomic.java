@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A shared {@code int} with atomic operations. Made by {@code Shared.int32Atomic()}.
+ * A shared {@code int} with atomic operations. Made by {@code Shared.shared(int32Atomic)}.
  *
  * <p>Thread-safe and lock-free. Every operation is a single atomic access with <em>volatile</em>
  * (sequentially consistent) semantics, like the JavaScript {@code Atomics} functions and the

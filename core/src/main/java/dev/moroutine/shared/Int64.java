@@ -1,7 +1,7 @@
 package dev.moroutine.shared;
 
 /**
- * A shared {@code int64}: a signed 64-bit integer. Made by {@code Shared.int64()} or {@code Shared.shared(0L)}.
+ * A shared {@code int64}: a signed 64-bit integer. Made by {@code Shared.shared(int64)} or {@code Shared.shared(0L)}.
  *
  * <p>Thread-safe: each {@link #load()} and {@link #store} is a single access that is never torn
  * (the JVM's <em>opaque</em> mode) but orders nothing around it. To publish it together with other

@@ -1,7 +1,7 @@
 package dev.moroutine.shared;
 
 /**
- * A shared {@code long} with atomic operations. Made by {@code Shared.int64Atomic()}.
+ * A shared {@code long} with atomic operations. Made by {@code Shared.shared(int64Atomic)}.
  *
  * <p>Thread-safe and lock-free. Every operation is a single atomic access with <em>volatile</em>
  * (sequentially consistent) semantics, like the JavaScript {@code Atomics} functions and the

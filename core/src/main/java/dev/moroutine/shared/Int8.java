@@ -1,7 +1,7 @@
 package dev.moroutine.shared;
 
 /**
- * A shared {@code int8}: a signed byte. Made by {@code Shared.int8()}.
+ * A shared {@code int8}: a signed byte. Made by {@code Shared.shared(int8)}.
  *
  * <p>Thread-safe: each {@link #load()} and {@link #store} is a single access that is never torn
  * (the JVM's <em>opaque</em> mode) but orders nothing around it. To publish it together with other

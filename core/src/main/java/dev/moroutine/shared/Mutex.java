@@ -7,7 +7,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * A mutual-exclusion lock whose whole state is one {@code int32} word of shared memory, so it can
  * sit inside a struct or tuple next to the data it guards, and (later) work across processes.
- * Made by {@code Shared.mutex()}. Not reentrant: a thread that locks it twice waits for itself.
+ * Made by {@code Shared.shared(mutex)}. Not reentrant: a thread that locks it twice waits for itself.
  *
  * <pre>{@code
  * try (Guard g = mu.lock()) {

@@ -6,7 +6,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A readers-writer lock whose whole state is four {@code int32} words of shared memory: any number
- * of readers, or one writer. Made by {@code Shared.rwLock()}. Not reentrant, and a read lock cannot
+ * of readers, or one writer. Made by {@code Shared.shared(rwLock)}. Not reentrant, and a read lock cannot
  * be upgraded to a write lock (that would wait for itself).
  *
  * <h2>Guarantees</h2>

@@ -9,21 +9,22 @@ import java.util.Objects;
 
 /**
  * The entry points of shared memory: descriptors ({@link #int32}, {@link #string(int)},
- * {@link #tuple}, {@link #struct}), and allocation ({@link #shared(Descriptor)}, the shorthands
- * {@link #int32()}, {@link #mutex()}, {@link #shared(int)} …). Meant to be imported statically:
+ * {@link #tuple}, {@link #struct}), and allocation ({@link #shared(Descriptor)}, and the forms
+ * that also store a first value: {@link #shared(int)}, {@link #shared(Record)} …). Meant to be
+ * imported statically:
  *
  * <pre>{@code
  * import static dev.moroutine.shared.Shared.*;
  *
- * Int32Atomic hits = int32Atomic();                   // a standalone atomic
+ * Int32Atomic hits = shared(int32Atomic);             // a standalone atomic
  * Tuple pair = shared(tuple(int32, bool));            // a tuple
  * Struct<Point> pos = shared(new Point(10, 20));      // a struct, initialised from a record
- * Mutex mu = mutex();
+ * Mutex mu = shared(mutex);
  * }</pre>
  *
  * <p>Each descriptor is a {@code static final} field named as in the seed ({@code int32},
- * {@code bool}, {@code mutex} …), and the method of the same name with no arguments allocates a
- * standalone value of it ({@code int32()} is {@code shared(int32)}).
+ * {@code bool}, {@code mutex} …); a value is always made by {@code shared(descriptor)}, zeroed, or by
+ * {@code shared(value)} with a first value.
  *
  * <h2>Memory</h2>
  * Values are allocated zeroed, off the Java heap, from {@link Arena#ofAuto()}: the memory lives as
@@ -167,19 +168,6 @@ public final class Shared {
     }
 
     /**
-     * Allocates a zeroed struct of a record class: {@code shared(struct(type))}.
-     *
-     * @param type the record class
-     * @param <R> the record type
-     * @return the struct
-     * @throws IllegalArgumentException as {@link #struct(Class)}
-     * @throws NullPointerException if {@code type} is null
-     */
-    public static <R extends Record> Struct<R> shared(Class<R> type) {
-        return shared(struct(type));
-    }
-
-    /**
      * Allocates a struct holding {@code value}: {@code shared(new Point(10, 20))}.
      *
      * @param value the initial value
@@ -192,7 +180,7 @@ public final class Shared {
         Objects.requireNonNull(value, "value");
         @SuppressWarnings("unchecked") // a record's getClass() is its own class
         Class<R> type = (Class<R>) value.getClass();
-        Struct<R> struct = shared(type);
+        Struct<R> struct = shared(struct(type));
         struct.store(value);
         return struct;
     }
@@ -204,7 +192,7 @@ public final class Shared {
      * @return the value
      */
     public static Int32 shared(int value) {
-        Int32 cell = int32();
+        Int32 cell = shared(int32);
         cell.store(value);
         return cell;
     }
@@ -216,7 +204,7 @@ public final class Shared {
      * @return the value
      */
     public static Int64 shared(long value) {
-        Int64 cell = int64();
+        Int64 cell = shared(int64);
         cell.store(value);
         return cell;
     }
@@ -228,7 +216,7 @@ public final class Shared {
      * @return the value
      */
     public static Bool shared(boolean value) {
-        Bool cell = bool();
+        Bool cell = shared(bool);
         cell.store(value);
         return cell;
     }
@@ -252,140 +240,5 @@ public final class Shared {
     public static <V extends SharedValue> V view(Descriptor<V> descriptor, MemorySegment segment, long offset) {
         Objects.requireNonNull(descriptor, "descriptor");
         return ((Desc<V>) descriptor).view(segment, offset);
-    }
-
-    /**
-     * A standalone {@code bool}, false.
-     *
-     * @return the value
-     */
-    public static Bool bool() {
-        return shared(bool);
-    }
-
-    /**
-     * A standalone {@code int8}, 0.
-     *
-     * @return the value
-     */
-    public static Int8 int8() {
-        return shared(int8);
-    }
-
-    /**
-     * A standalone {@code int16}, 0.
-     *
-     * @return the value
-     */
-    public static Int16 int16() {
-        return shared(int16);
-    }
-
-    /**
-     * A standalone {@code int32}, 0.
-     *
-     * @return the value
-     */
-    public static Int32 int32() {
-        return shared(int32);
-    }
-
-    /**
-     * A standalone {@code int64}, 0.
-     *
-     * @return the value
-     */
-    public static Int64 int64() {
-        return shared(int64);
-    }
-
-    /**
-     * A standalone {@code uint8}, 0.
-     *
-     * @return the value
-     */
-    public static Uint8 uint8() {
-        return shared(uint8);
-    }
-
-    /**
-     * A standalone {@code uint16}, 0.
-     *
-     * @return the value
-     */
-    public static Uint16 uint16() {
-        return shared(uint16);
-    }
-
-    /**
-     * A standalone {@code uint32}, 0.
-     *
-     * @return the value
-     */
-    public static Uint32 uint32() {
-        return shared(uint32);
-    }
-
-    /**
-     * A standalone {@code float32}, 0.
-     *
-     * @return the value
-     */
-    public static Float32 float32() {
-        return shared(float32);
-    }
-
-    /**
-     * A standalone {@code float64}, 0.
-     *
-     * @return the value
-     */
-    public static Float64 float64() {
-        return shared(float64);
-    }
-
-    /**
-     * A standalone {@code int32Atomic}, 0, on a cache line of its own.
-     *
-     * @return the value
-     */
-    public static Int32Atomic int32Atomic() {
-        return shared(int32Atomic);
-    }
-
-    /**
-     * A standalone {@code int64Atomic}, 0, on a cache line of its own.
-     *
-     * @return the value
-     */
-    public static Int64Atomic int64Atomic() {
-        return shared(int64Atomic);
-    }
-
-    /**
-     * A standalone {@code boolAtomic}, false, on a cache line of its own.
-     *
-     * @return the value
-     */
-    public static BoolAtomic boolAtomic() {
-        return shared(boolAtomic);
-    }
-
-    /**
-     * A standalone mutex, unlocked, on a cache line of its own.
-     *
-     * @return the mutex
-     */
-    public static Mutex mutex() {
-        return shared(mutex);
-    }
-
-    /**
-     * A standalone readers-writer lock, free, on a cache line of its own.
-     *
-     * @return the lock
-     */
-    public static RwLock rwLock() {
-        return shared(rwLock);
     }
 }

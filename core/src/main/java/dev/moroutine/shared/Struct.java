@@ -3,9 +3,10 @@ package dev.moroutine.shared;
 import java.util.SequencedMap;
 
 /**
- * A record laid out in shared memory: {@code shared(Point.class)} for {@code record Point(int x,
- * int y)}. {@link #load()} reads every field into a new record, {@link #store} writes every field
- * from one, and each field is a shared value of its own ({@link #field(String, Class)}).
+ * A record laid out in shared memory: {@code shared(struct(Point.class))} for
+ * {@code record Point(int x, int y)}. {@link #load()} reads every field into a new record,
+ * {@link #store} writes every field from one, and each field is a shared value of its own
+ * ({@link #field(String, Class)}).
  *
  * <pre>{@code
  * Struct<Point> p = shared(new Point(10, 20));

@@ -1,7 +1,7 @@
 package dev.moroutine.shared;
 
 /**
- * A shared {@code uint16}: an unsigned 16-bit integer, 0 to 65535, read and written as an {@code int}. Made by {@code Shared.uint16()}.
+ * A shared {@code uint16}: an unsigned 16-bit integer, 0 to 65535, read and written as an {@code int}. Made by {@code Shared.shared(uint16)}.
  *
  * <p>Thread-safe: each {@link #load()} and {@link #store} is a single access that is never torn
  * (the JVM's <em>opaque</em> mode) but orders nothing around it. To publish it together with other

@@ -1,7 +1,7 @@
 package dev.moroutine.shared;
 
 /**
- * A shared {@code uint32}: an unsigned 32-bit integer, 0 to 4294967295, read and written as a {@code long}. Made by {@code Shared.uint32()}.
+ * A shared {@code uint32}: an unsigned 32-bit integer, 0 to 4294967295, read and written as a {@code long}. Made by {@code Shared.shared(uint32)}.
  *
  * <p>Thread-safe: each {@link #load()} and {@link #store} is a single access that is never torn
  * (the JVM's <em>opaque</em> mode) but orders nothing around it. To publish it together with other

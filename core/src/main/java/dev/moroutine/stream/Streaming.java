@@ -1,7 +1,7 @@
 package dev.moroutine.stream;
 
 import dev.moroutine.Moroutine;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
@@ -257,12 +257,12 @@ public final class Streaming {
      * @throws IllegalArgumentException if {@code concurrency} is less than 1
      * @throws NullPointerException if an argument is null
      */
-    public static <R> LiveStream<R> map(Runner pool, Iterator<? extends Task<? extends R>> tasks, int concurrency) {
+    public static <R> LiveStream<R> map(Pool pool, Iterator<? extends Task<? extends R>> tasks, int concurrency) {
         return MapSource.stream(pool, tasks, concurrency, null);
     }
 
     /**
-     * Like {@link #map(Runner, Iterator, int)}, and stops when {@code signal} fires: the stream then
+     * Like {@link #map(Pool, Iterator, int)}, and stops when {@code signal} fires: the stream then
      * ends normally, as if the tasks had run out, so a for-each loop over it simply finishes. No
      * task is pulled and no result is yielded after that (results not yet taken are dropped), and
      * the tasks in flight that have not started are cancelled; a task that then fails (say, one
@@ -288,13 +288,13 @@ public final class Streaming {
      * @throws IllegalArgumentException if {@code concurrency} is less than 1
      * @throws NullPointerException if an argument is null
      */
-    public static <R> LiveStream<R> map(Runner pool, Iterator<? extends Task<? extends R>> tasks, int concurrency,
+    public static <R> LiveStream<R> map(Pool pool, Iterator<? extends Task<? extends R>> tasks, int concurrency,
             Signal signal) {
         return MapSource.stream(pool, tasks, concurrency, Objects.requireNonNull(signal, "signal"));
     }
 
     /**
-     * {@link #map(Runner, Iterator, int)} over an iterable (or a {@code Stream}, as {@code stream::iterator}).
+     * {@link #map(Pool, Iterator, int)} over an iterable (or a {@code Stream}, as {@code stream::iterator}).
      *
      * @param pool where the tasks run
      * @param tasks the tasks
@@ -304,12 +304,12 @@ public final class Streaming {
      * @throws IllegalArgumentException if {@code concurrency} is less than 1
      * @throws NullPointerException if an argument is null
      */
-    public static <R> LiveStream<R> map(Runner pool, Iterable<? extends Task<? extends R>> tasks, int concurrency) {
+    public static <R> LiveStream<R> map(Pool pool, Iterable<? extends Task<? extends R>> tasks, int concurrency) {
         return map(pool, Objects.requireNonNull(tasks, "tasks").iterator(), concurrency);
     }
 
     /**
-     * {@link #map(Runner, Iterator, int, Signal)} over an iterable.
+     * {@link #map(Pool, Iterator, int, Signal)} over an iterable.
      *
      * @param pool where the tasks run
      * @param tasks the tasks
@@ -320,7 +320,7 @@ public final class Streaming {
      * @throws IllegalArgumentException if {@code concurrency} is less than 1
      * @throws NullPointerException if an argument is null
      */
-    public static <R> LiveStream<R> map(Runner pool, Iterable<? extends Task<? extends R>> tasks, int concurrency,
+    public static <R> LiveStream<R> map(Pool pool, Iterable<? extends Task<? extends R>> tasks, int concurrency,
             Signal signal) {
         return map(pool, Objects.requireNonNull(tasks, "tasks").iterator(), concurrency, signal);
     }
@@ -331,7 +331,7 @@ public final class Streaming {
      * {@link StreamTask#publisher() publisher} included, runs on {@code worker}. Two subscriptions
      * that must be consumed together (a {@code zip}) need two workers: assign each to its own.
      *
-     * @param worker a handle from {@link Runner#workers()}
+     * @param worker a handle from {@link Pool#workers()}
      * @param task the stream task
      * @param <T> the item type
      * @return a stream task that runs only on {@code worker}

@@ -4,20 +4,17 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import dev.moroutine.Mo2;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /** Atomic operations, and exact totals when four workers update one atomic. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class AtomicsTest {
 
@@ -52,7 +49,7 @@ class AtomicsTest {
         return retries;
     });
 
-    private static <R> List<R> onEachWorker(Runner pool, java.util.function.Supplier<Task<R>> task) {
+    private static <R> List<R> onEachWorker(Pool pool, java.util.function.Supplier<Task<R>> task) {
         List<Task<R>> tasks = new ArrayList<>();
         for (WorkerHandle worker : pool.workers()) {
             tasks.add(assign(worker, task.get()));
@@ -62,7 +59,7 @@ class AtomicsTest {
 
     @Test
     void int32Operations() {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         assertEquals(0, a.add(5));
         assertEquals(5, a.sub(2));
         assertEquals(3, a.load());
@@ -80,7 +77,7 @@ class AtomicsTest {
 
     @Test
     void int64Operations() {
-        Int64Atomic a = int64Atomic();
+        Int64Atomic a = shared(int64Atomic);
         assertEquals(0L, a.add(1L << 40));
         assertEquals(1L << 40, a.sub(1));
         assertEquals((1L << 40) - 1, a.and(0xFF));
@@ -94,7 +91,7 @@ class AtomicsTest {
 
     @Test
     void boolOperations() {
-        BoolAtomic b = boolAtomic();
+        BoolAtomic b = shared(boolAtomic);
         assertFalse(b.or(true));
         assertTrue(b.load());
         assertTrue(b.and(false));
@@ -109,8 +106,8 @@ class AtomicsTest {
 
     @Test
     void fourWorkersTimesAMillionInt32AddsGiveTheExactTotal() {
-        Int32Atomic counter = int32Atomic();
-        try (Runner pool = workers(WORKERS)) {
+        Int32Atomic counter = shared(int32Atomic);
+        try (Pool pool = workers(WORKERS)) {
             List<Integer> done = onEachWorker(pool, () -> add32.call(counter, ADDS));
             assertEquals(WORKERS, done.size());
         }
@@ -119,9 +116,9 @@ class AtomicsTest {
 
     @Test
     void fourWorkersTimesAMillionInt64AddsGiveTheExactTotal() {
-        Int64Atomic counter = int64Atomic();
+        Int64Atomic counter = shared(int64Atomic);
         counter.store(1L << 40);
-        try (Runner pool = workers(WORKERS)) {
+        try (Pool pool = workers(WORKERS)) {
             onEachWorker(pool, () -> add64.call(counter, ADDS));
         }
         assertEquals((1L << 40) + 3L * WORKERS * ADDS, counter.load());
@@ -129,9 +126,9 @@ class AtomicsTest {
 
     @Test
     void compareExchangeLoopsOnFourWorkersLoseNoIncrement() {
-        Int32Atomic counter = int32Atomic();
+        Int32Atomic counter = shared(int32Atomic);
         int each = ADDS / 4;
-        try (Runner pool = workers(WORKERS)) {
+        try (Pool pool = workers(WORKERS)) {
             onEachWorker(pool, () -> casIncrement.call(counter, each));
         }
         assertEquals(WORKERS * each, counter.load());
@@ -142,7 +139,7 @@ class AtomicsTest {
         record Counters(int hits, long bytes) {}
         Struct<Counters> s = shared(struct(Counters.class).with("hits", int32Atomic).with("bytes", int64Atomic));
         Int32Atomic hits = s.field("hits", Int32Atomic.class);
-        try (Runner pool = workers(WORKERS)) {
+        try (Pool pool = workers(WORKERS)) {
             onEachWorker(pool, () -> add32.call(hits, ADDS / 10));
         }
         assertEquals(new Counters(WORKERS * (ADDS / 10), 0), s.load());

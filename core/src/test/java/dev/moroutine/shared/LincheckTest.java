@@ -33,7 +33,7 @@ class LincheckTest {
 
     /** Int32Atomic's read-modify-writes. */
     public static class Int32AtomicOps {
-        private final Int32Atomic a = int32Atomic();
+        private final Int32Atomic a = shared(int32Atomic);
 
         @Operation
         public int add(int delta) {
@@ -68,8 +68,8 @@ class LincheckTest {
 
     /** Int64Atomic, BoolAtomic. */
     public static class Int64AndBoolOps {
-        private final Int64Atomic a = int64Atomic();
-        private final BoolAtomic b = boolAtomic();
+        private final Int64Atomic a = shared(int64Atomic);
+        private final BoolAtomic b = shared(boolAtomic);
 
         @Operation
         public long add(long delta) {
@@ -96,8 +96,8 @@ class LincheckTest {
     public static class MutexOps {
         record Pair(int a, int b) {}
 
-        private final Mutex mu = mutex();
-        private final Struct<Pair> pair = shared(Pair.class);
+        private final Mutex mu = shared(mutex);
+        private final Struct<Pair> pair = shared(struct(Pair.class));
 
         @Operation
         public int increment() {
@@ -130,8 +130,8 @@ class LincheckTest {
     public static class RwLockOps {
         record Pair(int a, int b) {}
 
-        private final RwLock rw = rwLock();
-        private final Struct<Pair> pair = shared(Pair.class);
+        private final RwLock rw = shared(rwLock);
+        private final Struct<Pair> pair = shared(struct(Pair.class));
 
         @Operation
         public int add(int delta) {

@@ -4,10 +4,9 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import dev.moroutine.Mo3;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import java.time.Duration;
@@ -21,11 +20,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /** Mutual exclusion, the try/timed/async forms, guard misuse, interrupts, virtual threads. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class MutexTest {
 
@@ -62,10 +59,10 @@ class MutexTest {
 
     @Test
     void fourWorkersTimesAHundredThousandLockedUpdatesAreExactAndNeverTorn() {
-        Mutex mu = mutex();
-        Struct<Position> pos = shared(Position.class);
+        Mutex mu = shared(mutex);
+        Struct<Position> pos = shared(struct(Position.class));
         List<Integer> torn;
-        try (Runner pool = workers(WORKERS)) {
+        try (Pool pool = workers(WORKERS)) {
             List<Task<Integer>> tasks = new ArrayList<>();
             for (WorkerHandle worker : pool.workers()) {
                 tasks.add(assign(worker, move.call(mu, pos, UPDATES)));
@@ -79,7 +76,7 @@ class MutexTest {
 
     @Test
     void tryLockGivesNoGuardWhileHeldElsewhere() throws Exception {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         try (var _ = mu.lock()) {
             assertTrue(mu.isLocked());
             assertNull(onThread(mu::tryLock).get(30, TimeUnit.SECONDS));
@@ -93,7 +90,7 @@ class MutexTest {
 
     @Test
     void timedLockTimesOutOrSucceeds() throws Exception {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         Guard held = mu.lock();
         var e = assertThrows(java.util.concurrent.ExecutionException.class,
                 () -> onThread(() -> mu.lock(Duration.ofMillis(20))).get(30, TimeUnit.SECONDS));
@@ -115,7 +112,7 @@ class MutexTest {
 
     @Test
     void aGuardReleasesOnceAndOnlyOnItsThread() throws Exception {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         Guard g = mu.lock();
         var other = assertThrows(java.util.concurrent.ExecutionException.class, () -> onThread(() -> {
             g.close();
@@ -137,7 +134,7 @@ class MutexTest {
 
     @Test
     void lockAsyncCompletesWhenTheLockIsFreedAndItsGuardClosesAnywhere() throws Exception {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         Guard held = mu.lock();
         CompletableFuture<Guard> async = mu.lockAsync();
         assertFalse(async.isDone());
@@ -158,7 +155,7 @@ class MutexTest {
 
     @Test
     void cancellingLockAsyncGivesUpTheAcquisition() throws Exception {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         Guard held = mu.lock();
         CompletableFuture<Guard> async = mu.lockAsync();
         assertTrue(async.cancel(false));
@@ -170,7 +167,7 @@ class MutexTest {
 
     @Test
     void lockIgnoresInterruptsAndKeepsTheStatus() throws Exception {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         Guard held = mu.lock();
         CountDownLatch started = new CountDownLatch(1);
         CompletableFuture<Boolean> result = new CompletableFuture<>();
@@ -190,7 +187,7 @@ class MutexTest {
 
     @Test
     void timedLockThrowsOnInterrupt() throws Exception {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         try (Guard held = mu.lock()) {
             CompletableFuture<Throwable> thrown = new CompletableFuture<>();
             Thread waiter = Thread.ofVirtual().start(() -> {
@@ -212,8 +209,8 @@ class MutexTest {
     /** A thousand virtual threads contend: they park (never pin) and no increment is lost. */
     @Test
     void virtualThreadsContendWithoutPinning() throws Exception {
-        Mutex mu = mutex();
-        Int64 counter = int64();
+        Mutex mu = shared(mutex);
+        Int64 counter = shared(int64);
         int threads = 1000;
         int each = 100;
         try (ExecutorService virtual = Executors.newVirtualThreadPerTaskExecutor()) {

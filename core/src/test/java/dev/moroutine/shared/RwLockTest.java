@@ -31,8 +31,8 @@ class RwLockTest {
 
     @Test
     void readersNeverObserveAHalfWrittenStruct() throws Exception {
-        RwLock rw = rwLock();
-        Struct<Wide> data = shared(Wide.class);
+        RwLock rw = shared(rwLock);
+        Struct<Wide> data = shared(struct(Wide.class));
         int writes = Stress.scaled(20_000);
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong reads = new AtomicLong();
@@ -72,7 +72,7 @@ class RwLockTest {
 
     @Test
     void readersShareTheLock() throws Exception {
-        RwLock rw = rwLock();
+        RwLock rw = shared(rwLock);
         CountDownLatch bothIn = new CountDownLatch(2);
         try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
             List<Future<Boolean>> readers = new ArrayList<>();
@@ -90,7 +90,7 @@ class RwLockTest {
 
     @Test
     void tryForms() throws Exception {
-        RwLock rw = rwLock();
+        RwLock rw = shared(rwLock);
         try (Guard r = rw.tryReadLock()) {
             assertNotNull(r);
             try (Guard r2 = rw.tryReadLock()) {
@@ -111,7 +111,7 @@ class RwLockTest {
 
     @Test
     void aWaitingWriterKeepsNewReadersOut() throws Exception {
-        RwLock rw = rwLock();
+        RwLock rw = shared(rwLock);
         Guard reader = rw.readLock();
         CompletableFuture<Guard> writer = rw.writeLockAsync();
         long start = System.nanoTime();
@@ -132,7 +132,7 @@ class RwLockTest {
 
     @Test
     void aWriterThatGivesUpLetsWaitingReadersIn() throws Exception {
-        RwLock rw = rwLock();
+        RwLock rw = shared(rwLock);
         Guard reader = rw.readLock();
         CompletableFuture<Throwable> writer = MutexTest.onThread(() -> {
             try {
@@ -157,7 +157,7 @@ class RwLockTest {
     /** Four threads take read locks back to back, overlapping, without pause; writers still get in, every time. */
     @Test
     void writersAreNotStarvedByASteadyStreamOfReaders() throws Exception {
-        RwLock rw = rwLock();
+        RwLock rw = shared(rwLock);
         AtomicBoolean reading = new AtomicBoolean(true);
         AtomicLong reads = new AtomicLong();
         int writes = 200;
@@ -195,7 +195,7 @@ class RwLockTest {
 
     @Test
     void guardMisuseThrows() throws Exception {
-        RwLock rw = rwLock();
+        RwLock rw = shared(rwLock);
         Guard r = rw.readLock();
         r.close();
         assertThrows(IllegalMonitorStateException.class, r::close);
@@ -214,8 +214,8 @@ class RwLockTest {
     /** Virtual threads mix reads and writes: they park, never pin, and the count is exact. */
     @Test
     void virtualThreadsMixReadsAndWrites() throws Exception {
-        RwLock rw = rwLock();
-        Int64 counter = int64();
+        RwLock rw = shared(rwLock);
+        Int64 counter = shared(int64);
         int threads = 500;
         try (ExecutorService virtual = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> done = new ArrayList<>();

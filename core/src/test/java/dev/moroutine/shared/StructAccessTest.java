@@ -103,7 +103,7 @@ class StructAccessTest {
 
     @Test
     void aLockInANestedStructIsLiveAndBytesAreChecked() {
-        Struct<Outer> o = shared(Outer.class);
+        Struct<Outer> o = shared(struct(Outer.class));
         Mutex lock = o.structField("inner", Inner.class).field("lock", Mutex.class);
         o.store(new Outer(-1, new Inner(null, 2), new byte[] {1, 2, 3}));
         Outer back = o.load();

@@ -4,19 +4,16 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import java.lang.foreign.MemorySegment;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Timeout;
 
 /** Structs from records, tuples, and every way of nesting them, here and on a worker. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class StructTupleTest {
 
@@ -69,7 +66,7 @@ class StructTupleTest {
 
     @Test
     void aStructLoadsAndStoresARecordAndEachFieldIsAHandle() {
-        Struct<Point> p = shared(Point.class);
+        Struct<Point> p = shared(struct(Point.class));
         assertEquals(new Point(0, 0), p.load());
         p.store(new Point(10, 20));
         assertEquals(new Point(10, 20), p.load());
@@ -89,7 +86,7 @@ class StructTupleTest {
 
     @Test
     void everySupportedComponentType() {
-        Struct<Everything> s = shared(Everything.class);
+        Struct<Everything> s = shared(struct(Everything.class));
         Everything e = new Everything(true, (byte) -1, (short) 300, 70_000, 1L << 50, 2.5f, -0.125, "héllo", new byte[] {1, 2, 3, 4});
         s.store(e);
         Everything back = s.load();
@@ -109,7 +106,7 @@ class StructTupleTest {
     @Test
     void membersAreNaturallyAligned() {
         record Mixed(boolean a, int b, byte c, long d) {}
-        Struct<Mixed> m = shared(Mixed.class);
+        Struct<Mixed> m = shared(struct(Mixed.class));
         assertEquals(0, m.field("a", Bool.class).offset());
         assertEquals(4, m.field("b", Int32.class).offset());
         assertEquals(8, m.field("c", Int8.class).offset());
@@ -172,7 +169,7 @@ class StructTupleTest {
 
     @Test
     void aStructRefusesABadRecordAndChangesNothing() {
-        Struct<Everything> s = shared(Everything.class);
+        Struct<Everything> s = shared(struct(Everything.class));
         Everything good = new Everything(true, (byte) 1, (short) 2, 3, 4, 5, 6, "ok", new byte[4]);
         s.store(good);
         var e = assertThrows(IllegalArgumentException.class,
@@ -191,12 +188,12 @@ class StructTupleTest {
 
     @Test
     void anUnsupportedComponentNamesItselfAndTheSupportedTypes() {
-        var e = assertThrows(IllegalArgumentException.class, () -> shared(Unsupported.class));
+        var e = assertThrows(IllegalArgumentException.class, () -> shared(struct(Unsupported.class)));
         assertEquals("component Unsupported.when has type java.time.Instant, which a shared struct cannot hold;"
                 + " supported: boolean, byte, short, int, long, float, double; String and byte[] with @MaxBytes(n);"
                 + " records; Mutex; RwLock; and any of these or a List given a descriptor with"
                 + " struct(…).with(component, descriptor)", e.getMessage());
-        var noSize = assertThrows(IllegalArgumentException.class, () -> shared(NoSize.class));
+        var noSize = assertThrows(IllegalArgumentException.class, () -> shared(struct(NoSize.class)));
         assertEquals("struct(NoSize) is incomplete: NoSize.name is a String and needs a size: annotate it @MaxBytes(n),"
                 + " or give it one with struct(NoSize.class).with(\"name\", string(n))", noSize.getMessage());
         Struct<NoSize> sized = shared(struct(NoSize.class).with("name", string(2)));
@@ -229,12 +226,12 @@ class StructTupleTest {
 
     @Test
     void aLockInAStructIsLiveAndNeverCopied() {
-        Struct<Guarded> g = shared(Guarded.class);
+        Struct<Guarded> g = shared(struct(Guarded.class));
         Mutex mu = g.field("lock", Mutex.class);
         try (Guard held = mu.lock()) {
             Guarded now = g.load();
             assertSame(mu, now.lock());
-            g.store(new Guarded(mutex(), 1, 2)); // another mutex: lock state is not copied
+            g.store(new Guarded(shared(mutex), 1, 2)); // another mutex: lock state is not copied
             assertTrue(mu.isLocked());
             assertNotNull(held);
         }
@@ -265,7 +262,7 @@ class StructTupleTest {
     @Test
     void aStructCrossesToAWorkerAsTheSameMemory() {
         Struct<Point> p = shared(new Point(10, 20));
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             assertEquals(new Point(10, 20), pool.run(bumpX.call(p)));
             assertEquals(new Point(11, 20), pool.run(bumpX.call(p)));
         }
@@ -277,7 +274,7 @@ class StructTupleTest {
     void structWithTupleOfPrimitivesCrossesToAWorker() {
         Struct<Holder> s = shared(struct(Holder.class).with("pair", tuple(int32, bool)));
         s.store(new Holder(1, List.of(2, true)));
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             Holder seen = pool.run(swapHolder.call(s, new Holder(3, List.of(4, false))));
             assertEquals(new Holder(1, List.of(2, true)), seen);
         }
@@ -288,7 +285,7 @@ class StructTupleTest {
     void structWithTupleOfStructsCrossesToAWorker() {
         Struct<Holder> s = shared(struct(Holder.class).with("pair", tuple(struct(Point.class), struct(Inner.class))));
         s.store(new Holder(1, List.of(new Point(2, 3), new Inner(4L, true))));
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             Holder seen = pool.run(swapHolder.call(s, new Holder(5, List.of(new Point(6, 7), new Inner(1L << 40, false)))));
             assertEquals(new Holder(1, List.of(new Point(2, 3), new Inner(4L, true))), seen);
         }
@@ -304,7 +301,7 @@ class StructTupleTest {
         List<Object> first = List.of(List.of(1, true), List.of("one", List.of(1L, new Point(1, 1))));
         List<Object> second = List.of(List.of(2, false), List.of("two", List.of(2L, new Point(2, 2))));
         t.store(first);
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             assertEquals(first, pool.run(swapTuple.call(t, second)));
             assertEquals(second, pool.run(rebuildAndLoad.call(List.of(nested, t.segment(), t.offset()))));
         }

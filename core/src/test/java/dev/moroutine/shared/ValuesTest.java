@@ -14,55 +14,55 @@ class ValuesTest {
 
     @Test
     void scalarsStartAtZeroAndRoundTrip() {
-        Bool b = bool();
+        Bool b = shared(bool);
         assertFalse(b.load());
         b.store(true);
         assertTrue(b.load());
 
-        Int8 i8 = int8();
+        Int8 i8 = shared(int8);
         i8.store((byte) -128);
         assertEquals(-128, i8.load());
-        Int16 i16 = int16();
+        Int16 i16 = shared(int16);
         i16.store((short) -32768);
         assertEquals(-32768, i16.load());
-        Int32 i32 = int32();
+        Int32 i32 = shared(int32);
         assertEquals(0, i32.load());
         i32.store(Integer.MIN_VALUE);
         assertEquals(Integer.MIN_VALUE, i32.load());
-        Int64 i64 = int64();
+        Int64 i64 = shared(int64);
         i64.store(Long.MAX_VALUE);
         assertEquals(Long.MAX_VALUE, i64.load());
-        Float32 f32 = float32();
+        Float32 f32 = shared(float32);
         f32.store(1.5f);
         assertEquals(1.5f, f32.load());
-        Float64 f64 = float64();
+        Float64 f64 = shared(float64);
         f64.store(Math.PI);
         assertEquals(Math.PI, f64.load());
     }
 
     @Test
     void unsignedTypesUseTheirWholeRange() {
-        Uint8 u8 = uint8();
+        Uint8 u8 = shared(uint8);
         u8.store(255);
         assertEquals(255, u8.load());
-        Uint16 u16 = uint16();
+        Uint16 u16 = shared(uint16);
         u16.store(65535);
         assertEquals(65535, u16.load());
-        Uint32 u32 = uint32();
+        Uint32 u32 = shared(uint32);
         u32.store(4_294_967_295L);
         assertEquals(4_294_967_295L, u32.load());
     }
 
     @Test
     void unsignedOutOfRangeIsRefusedAndLeavesTheValue() {
-        Uint8 u8 = uint8();
+        Uint8 u8 = shared(uint8);
         u8.store(7);
         var e = assertThrows(IllegalArgumentException.class, () -> u8.store(256));
         assertEquals("uint8 holds 0..255, was 256", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> u8.store(-1));
         assertEquals(7, u8.load());
-        assertThrows(IllegalArgumentException.class, () -> uint16().store(65536));
-        var e32 = assertThrows(IllegalArgumentException.class, () -> uint32().store(-1L));
+        assertThrows(IllegalArgumentException.class, () -> shared(uint16).store(65536));
+        var e32 = assertThrows(IllegalArgumentException.class, () -> shared(uint32).store(-1L));
         assertEquals("uint32 holds 0..4294967295, was -1", e32.getMessage());
     }
 
@@ -143,20 +143,20 @@ class ValuesTest {
 
     @Test
     void negativeTimeoutsAreRefused() {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         var e = assertThrows(IllegalArgumentException.class, () -> a.await(0, Duration.ofMillis(-1)));
         assertEquals("timeout must not be negative, was PT-0.001S; use Duration.ZERO to try without waiting", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> a.waitAsync(0, Duration.ofSeconds(-5)));
-        assertThrows(IllegalArgumentException.class, () -> mutex().lock(Duration.ofNanos(-1)));
-        assertThrows(IllegalArgumentException.class, () -> rwLock().readLock(Duration.ofNanos(-1)));
-        assertThrows(IllegalArgumentException.class, () -> rwLock().writeLock(Duration.ofNanos(-1)));
+        assertThrows(IllegalArgumentException.class, () -> shared(mutex).lock(Duration.ofNanos(-1)));
+        assertThrows(IllegalArgumentException.class, () -> shared(rwLock).readLock(Duration.ofNanos(-1)));
+        assertThrows(IllegalArgumentException.class, () -> shared(rwLock).writeLock(Duration.ofNanos(-1)));
         assertThrows(NullPointerException.class, () -> a.await(0, null));
         assertThrows(IllegalArgumentException.class, () -> a.wake(-1));
     }
 
     @Test
     void aValueIsItsSegmentOffsetAndLayout() {
-        Int32 a = int32();
+        Int32 a = shared(int32);
         Int32 b = view(int32, a.segment(), a.offset());
         b.store(77);
         assertEquals(77, a.load());
@@ -165,7 +165,7 @@ class ValuesTest {
 
     @Test
     void atomicsAndLocksStandaloneGetACacheLineOfTheirOwn() {
-        for (SharedValue v : new SharedValue[] {int32Atomic(), int64Atomic(), boolAtomic(), mutex(), rwLock()}) {
+        for (SharedValue v : new SharedValue[] {shared(int32Atomic), shared(int64Atomic), shared(boolAtomic), shared(mutex), shared(rwLock)}) {
             assertEquals(0, v.segment().address() % 64, v + " is not cache-line aligned");
             assertEquals(64, v.segment().byteSize(), v.toString());
         }

@@ -49,7 +49,7 @@ class WaitWakeTest {
 
     @Test
     void notEqualReturnsAtOnceWithoutWaiting() throws Exception {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         a.store(1);
         assertEquals(WaitResult.NOT_EQUAL, a.await(0));
         assertEquals(WaitResult.NOT_EQUAL, a.await(0, Duration.ofHours(1)));
@@ -61,7 +61,7 @@ class WaitWakeTest {
 
     @Test
     void timesOut() throws Exception {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         long start = System.nanoTime();
         assertEquals(WaitResult.TIMED_OUT, a.await(0, Duration.ofMillis(30)));
         assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(30));
@@ -77,7 +77,7 @@ class WaitWakeTest {
      */
     @Test
     void aWokenTimedWaitAsyncIsNotRetainedUntilItsTimeout() throws Exception {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         int waits = 1_000;
         List<java.lang.ref.WeakReference<CompletableFuture<WaitResult>>> refs = new ArrayList<>(waits);
         for (int i = 0; i < waits; i++) {
@@ -102,7 +102,7 @@ class WaitWakeTest {
 
     @Test
     void okWhenWoken() throws Exception {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         CompletableFuture<WaitResult> result = new CompletableFuture<>();
         Thread waiter = Thread.ofPlatform().start(() -> {
             try {
@@ -120,7 +120,7 @@ class WaitWakeTest {
 
     @Test
     void asyncOkWhenWokenAndNeverOnTheWakingThread() throws Exception {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         CompletableFuture<WaitResult> f = a.waitAsync(0);
         assertFalse(f.isDone());
         CompletableFuture<Thread> where = f.thenApply(r -> Thread.currentThread());
@@ -134,7 +134,7 @@ class WaitWakeTest {
 
     @Test
     void wakeNWakesAtMostNOldestFirst() throws Exception {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         List<CompletableFuture<WaitResult>> waiting = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             waiting.add(a.waitAsync(0));
@@ -155,8 +155,8 @@ class WaitWakeTest {
 
     @Test
     void aWakeOfAnotherWordWakesNobodyHere() throws Exception {
-        Int32Atomic a = int32Atomic();
-        Int32Atomic b = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
+        Int32Atomic b = shared(int32Atomic);
         CompletableFuture<WaitResult> f = a.waitAsync(0);
         assertEquals(0, b.wake());
         assertFalse(f.isDone());
@@ -167,7 +167,7 @@ class WaitWakeTest {
 
     @Test
     void cancellingAnAsyncWaitWithdrawsIt() {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         CompletableFuture<WaitResult> f = a.waitAsync(0);
         assertTrue(f.cancel(false));
         assertEquals(0, a.wake());
@@ -175,7 +175,7 @@ class WaitWakeTest {
 
     @Test
     void anInterruptEndsABlockingWaitAndConsumesNoWake() throws Exception {
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         CompletableFuture<Throwable> thrown = new CompletableFuture<>();
         Thread waiter = Thread.ofVirtual().start(() -> {
             try {
@@ -246,7 +246,7 @@ class WaitWakeTest {
         int rounds = Stress.scaled(5_000);
         try (ExecutorService waker = Executors.newSingleThreadExecutor()) {
             for (int i = 0; i < rounds; i++) {
-                Int32Atomic a = int32Atomic();
+                Int32Atomic a = shared(int32Atomic);
                 Future<Integer> woke = waker.submit(() -> {
                     a.store(1);
                     return a.wake();
@@ -261,7 +261,7 @@ class WaitWakeTest {
     @Test
     void manyVirtualThreadsParkAndAllWake() throws Exception {
         int count = 10_000;
-        Int32Atomic a = int32Atomic();
+        Int32Atomic a = shared(int32Atomic);
         try (ExecutorService virtual = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<WaitResult>> results = new ArrayList<>();
             for (int i = 0; i < count; i++) {

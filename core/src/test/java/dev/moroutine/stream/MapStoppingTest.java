@@ -8,10 +8,9 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.AbortController;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.util.Iterator;
 import java.util.List;
@@ -25,10 +24,8 @@ import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** How a {@code map} stops: its signal ends it like a finished loop; an interrupt ends the wait. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class MapStoppingTest {
 
@@ -38,7 +35,7 @@ class MapStoppingTest {
         gate.await();
         return 1;
     });
-    static final Mo2<Runner, Task<Integer>, Long> countMapped = mo((other, task) -> map(other, List.of(task, task), 2).count());
+    static final Mo2<Pool, Task<Integer>, Long> countMapped = mo((other, task) -> map(other, List.of(task, task), 2).count());
     static final Mo1<Signal, Integer> untilAborted = mo(signal -> {
         while (!signal.aborted()) Thread.onSpinWait();
         signal.throwIfAborted();
@@ -50,7 +47,7 @@ class MapStoppingTest {
     void aForLoopOverAMapEndsNormallyWhenItsSignalFires() {
         int rounds = Stress.scaled(20);
         int threw = 0;
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             for (int round = 0; round < rounds; round++) {
                 AtomicLong pulled = new AtomicLong();
                 Iterator<Task<Integer>> endless = LongStream.iterate(0, i -> i + 1)
@@ -80,7 +77,7 @@ class MapStoppingTest {
     @Test
     void tasksStoppedByTheSameSignalEndTheMapNormally() throws Exception {
         var controller = new AbortController();
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             Iterator<Task<Integer>> endless = IntStream.iterate(0, i -> i + 1).mapToObj(i -> untilAborted.call(controller.signal())).iterator();
             CompletableFuture<Long> count = CompletableFuture.supplyAsync(() -> {
                 try (LiveStream<Integer> results = map(pool, endless, 2, controller.signal())) {
@@ -97,8 +94,8 @@ class MapStoppingTest {
     void terminateStopsAWorkerWaitingOnAMapOverAnotherPool() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         AtomicInteger ran = new AtomicInteger();
-        try (Runner other = workers(1)) {
-            Runner pool = workers(1);
+        try (Pool other = workers(1)) {
+            Pool pool = workers(1);
             Thread worker = threadOf(pool.workers().get(0));
             CompletableFuture<Long> consuming = pool.submit(countMapped.call(other, gated.call(gate, ran)));
             try {
@@ -119,7 +116,7 @@ class MapStoppingTest {
     void anInterruptedConsumerGetsACancellationExceptionAndKeepsItsInterruptStatus() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         AtomicInteger ran = new AtomicInteger();
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             CompletableFuture<Throwable> outcome = new CompletableFuture<>();
             Thread consumer = Thread.ofPlatform().start(() -> {
                 try (LiveStream<Integer> results = map(pool, List.of(gated.call(gate, ran), gated.call(gate, ran)), 2)) {
@@ -151,7 +148,7 @@ class MapStoppingTest {
     void closingAMapFromAnotherThreadEndsItsWaitingConsumersStream() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
         AtomicInteger ran = new AtomicInteger();
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             LiveStream<Integer> results = map(pool, List.of(gated.call(gate, ran), gated.call(gate, ran)), 2);
             CompletableFuture<Object> outcome = new CompletableFuture<>();
             Thread consumer = Thread.ofPlatform().start(() -> {

@@ -6,9 +6,8 @@ import static dev.moroutine.stream.Streaming.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.PoolOptions;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.WorkerHandle;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
@@ -27,12 +26,10 @@ import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code task.publisher()} against the Reactive Streams rules the TCK cannot pin down alone. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class PublisherTest {
 
@@ -168,7 +165,7 @@ class PublisherTest {
     @Test
     void twoSubscriptionsConsumedTogetherRunOnAWorkerEach() throws Exception {
         long items = 100; // beyond the high-water mark: each producer waits for demand on its worker
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             List<WorkerHandle> workers = pool.workers();
             BlockingQueue<Long> left = new LinkedBlockingQueue<>();
             BlockingQueue<Long> right = new LinkedBlockingQueue<>();
@@ -190,7 +187,7 @@ class PublisherTest {
     @Test
     void aSubscriptionOfATaskAssignedToAPoolWorkerKeepsThePoolsHighWaterMark() throws Exception {
         int highWaterMark = 2;
-        try (Runner pool = workers(1, PoolOptions.defaults().withHighWaterMark(highWaterMark))) {
+        try (Pool pool = workers(1, PoolOptions.defaults().withHighWaterMark(highWaterMark))) {
             WorkerHandle worker = pool.workers().get(0);
             AtomicLong emitted = new AtomicLong();
             Flow.Subscription subscription = subscribe(assign(worker, counted.call(emitted)).publisher(),

@@ -8,8 +8,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.PoolOptions;
-import dev.moroutine.Runner;
-import dev.moroutine.testing.NoLeakedWorkers;
+import dev.moroutine.Pool;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -29,10 +28,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Regressions from a review of the streaming code: each test once failed. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class StreamingRobustnessTest {
 
@@ -86,7 +83,7 @@ class StreamingRobustnessTest {
     @RepeatedTest(10)
     void oneChannelConsumerQuittingEarlyDoesNotFailTheOthers() {
         Channel<Integer> channel = channel(upTo.call(20_000), 4);
-        try (Runner pool = workers(3)) {
+        try (Pool pool = workers(3)) {
             long received = 0;
             List<CompletableFuture<Long>> counts = new ArrayList<>();
             // The counters attach first: a quitter alone would end the channel (every consumer closed).
@@ -113,7 +110,7 @@ class StreamingRobustnessTest {
         }).limit(100_000).iterator();
         Channel<Object> channel = channel(items, highWaterMark);
         CountDownLatch gate = new CountDownLatch(1);
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             // Keeps the channel running (its pipe full: highWaterMark items) while the others come and go.
             CompletableFuture<Long> waiting = pool.submit(assign(pool.workers().get(0), countAfter.call(channel, gate)));
             try {
@@ -157,7 +154,7 @@ class StreamingRobustnessTest {
     @RepeatedTest(5)
     void aChannelConsumerWhoseTaskStartsLateGetsItsShare() throws Exception {
         Channel<Integer> channel = channel(List.of(1, 2, 3, 4, 5, 6, 7, 8), 2);
-        try (Runner pool = workers(1)) { // the second task waits until the first is done
+        try (Pool pool = workers(1)) { // the second task waits until the first is done
             // Both consumers are dispatched (and so attached) before the worker runs either: without
             // the gate the first could drain the channel before the second is even sent.
             CountDownLatch gate = new CountDownLatch(1);
@@ -178,7 +175,7 @@ class StreamingRobustnessTest {
      */
     @Test
     void runAllAttachesEveryConsumerOfAChannelBeforeAnyRuns() {
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             for (int round = 0; round < Stress.scaled(300); round++) {
                 Channel<Integer> channel = channel(List.of(1, 2, 3), 1);
                 List<Long> counts = pool.runAll(List.of(countAll.call(channel), countAll.call(channel)));
@@ -218,7 +215,7 @@ class StreamingRobustnessTest {
 
     @Test
     void aShortCircuitingTerminalOperationStopsTheProducerSoClosingThePoolDoesNotWait() {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             assertEquals(0, pool.run(upTo.call(1_000_000)).findFirst().orElseThrow());
         } // before the fix, close() waited for a GC to release the producer
     }
@@ -226,7 +223,7 @@ class StreamingRobustnessTest {
     @Test
     void terminatingThePoolEndsAWorkerThatIsConsumingAStream() throws Exception {
         CountDownLatch never = new CountDownLatch(1);
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         CompletableFuture<Long> consuming = pool.submit(countAll.call(slow.call(never)));
         Thread worker = threadOf(pool.workers().get(0));
         awaitState(worker, Thread.State.WAITING);
@@ -254,7 +251,7 @@ class StreamingRobustnessTest {
     /** Issue 10: a channel is a task by its type, so a pool runs it as its join() does: a consumer on the caller. */
     @Test
     void aPoolRunsAChannelAsAConsumerOnTheCaller() throws Exception {
-        try (Runner pool = workers(1, PoolOptions.defaults())) {
+        try (Pool pool = workers(1, PoolOptions.defaults())) {
             try (LiveStream<Integer> all = pool.run(channel(List.of(1, 2)))) {
                 assertEquals(List.of(1, 2), all.toList());
             }

@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.AbortController;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
-import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.PoolOptions;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.testing.Stress;
 import dev.moroutine.Task;
 import dev.moroutine.TaskFailedException;
@@ -33,11 +32,9 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 class StreamingTest {
 
@@ -133,7 +130,7 @@ class StreamingTest {
             }
             assertEquals(total, expected);
         }
-        try (Runner pool = workers(2); LiveStream<Integer> items = pool.run(countUp.call(total))) {
+        try (Pool pool = workers(2); LiveStream<Integer> items = pool.run(countUp.call(total))) {
             assertEquals((long) total * (total - 1) / 2, items.mapToLong(Integer::longValue).sum());
         }
     }
@@ -159,7 +156,7 @@ class StreamingTest {
 
     @Test
     void thePoolsHighWaterMarkAppliesUnlessTheTaskSetsItsOwn() {
-        try (Runner pool = workers(1, PoolOptions.defaults().withHighWaterMark(3))) {
+        try (Pool pool = workers(1, PoolOptions.defaults().withHighWaterMark(3))) {
             Gauge gauge = new Gauge();
             long consumed = 0;
             long peak = 0;
@@ -217,7 +214,7 @@ class StreamingTest {
     void streamArgumentsTakeAStreamTaskOrALocalIterable() {
         assertEquals(10, sum.call(List.of(1, 2, 3, 4)).join());
         assertEquals(45, sum.call(countUp.call(10)).join());
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             assertEquals(List.of(0, 2, 4), pool.run(collect.call(twice.call(countUp.call(3)))));
             // the same stream task given twice is two runs: each consumer gets every item
             Task<Integer> a = sum.call(countUp.call(100));
@@ -230,7 +227,7 @@ class StreamingTest {
     void aChannelFansEachItemOutToExactlyOneConsumer(int consumers) {
         int total = Stress.scaled(50_000);
         Channel<Integer> channel = channel(countUp.call(total));
-        try (Runner pool = workers(consumers)) {
+        try (Pool pool = workers(consumers)) {
             List<Task<List<Integer>>> shares = new ArrayList<>();
             for (WorkerHandle worker : pool.workers()) shares.add(assign(worker, collect.call(channel)));
             List<List<Integer>> received = pool.runAll(shares);
@@ -254,7 +251,7 @@ class StreamingTest {
     @Test
     void aChannelOverALocalIterableWorksToo() {
         Channel<Integer> channel = channel(List.of(1, 2, 3, 4, 5, 6), 1);
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             List<List<Integer>> shares = pool.runAll(List.of(collect.call(channel), collect.call(channel)));
             assertEquals(6, shares.get(0).size() + shares.get(1).size());
         }
@@ -264,7 +261,7 @@ class StreamingTest {
     void mapKeepsConcurrencyBoundedAndYieldsEveryResult() {
         Tracker tracker = new Tracker();
         int tasks = 2_000;
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             Iterator<Task<Integer>> source = IntStream.range(0, tasks).mapToObj(i -> tracked.call(i, tracker)).iterator();
             Set<Integer> results = new HashSet<>();
             try (LiveStream<Integer> mapped = map(pool, source, 3)) {
@@ -280,7 +277,7 @@ class StreamingTest {
         Tracker tracker = new Tracker();
         AtomicLong pulled = new AtomicLong();
         var controller = new AbortController();
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             Iterator<Task<Integer>> endlessTasks = LongStream.iterate(0, i -> i + 1)
                     .mapToObj(i -> {
                         pulled.incrementAndGet();
@@ -357,7 +354,7 @@ class StreamingTest {
 
     @Test
     void terminatingThePoolEndsAConsumersWait() {
-        Runner pool = workers(1);
+        Pool pool = workers(1);
         CountDownLatch never = new CountDownLatch(1);
         LiveStream<Integer> items = pool.run(stuck.call(never));
         Thread terminator = Thread.ofVirtual().start(pool::terminate);
@@ -372,7 +369,7 @@ class StreamingTest {
         assertEquals("highWaterMark must be at least 1 (items in flight before the producer blocks), was 0", mark.getMessage());
         assertThrows(IllegalArgumentException.class, () -> PoolOptions.defaults().withHighWaterMark(-1));
         assertThrows(IllegalArgumentException.class, () -> channel(List.of(1), 0));
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             IllegalArgumentException concurrency = assertThrows(IllegalArgumentException.class,
                     () -> map(pool, List.of(countUp.call(1)), 0));
             assertTrue(concurrency.getMessage().contains("concurrency must be at least 1"), concurrency.getMessage());

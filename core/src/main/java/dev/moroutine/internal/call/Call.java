@@ -72,7 +72,7 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
      */
     public Call<R> assignedTo(WorkerHandle handle) {
         if (!(handle instanceof Worker worker) || worker.group() == null) {
-            throw new IllegalArgumentException(handle + " is not a worker of a moroutine pool; use a handle from Runner.workers()");
+            throw new IllegalArgumentException(handle + " is not a worker of a moroutine pool; use a handle from Pool.workers()");
         }
         return copy(worker, timeout());
     }

@@ -3,7 +3,7 @@ package dev.moroutine.internal.call;
 import static dev.moroutine.Moroutine.mo;
 
 import dev.moroutine.Mo1;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Signal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -22,7 +22,7 @@ import java.util.function.BiConsumer;
 
 /**
  * The {@link java.util.concurrent.ExecutorService} view of a pool, made by
- * {@link Runner#asExecutorService()}. A plain {@link Runnable} is not a moroutine, so each one
+ * {@link Pool#asExecutorService()}. A plain {@link Runnable} is not a moroutine, so each one
  * travels as the argument of one internal moroutine, {@link #RUN}, through the pool's ordinary
  * dispatch (balancer, worker queue); {@link AbstractExecutorService} builds {@code submit},
  * {@code invokeAll} and {@code invokeAny} on {@link #execute}.
@@ -83,7 +83,7 @@ final class ExecutorView extends AbstractExecutorService {
         }
     }
 
-    private final Runner pool;
+    private final Pool pool;
     private final Set<Entry> inFlight = ConcurrentHashMap.newKeySet();
     private final CountDownLatch terminated = new CountDownLatch(1);
     /** Null only while the constructor runs; if the pool's signal fires then, it has dropped the action itself. */
@@ -92,7 +92,7 @@ final class ExecutorView extends AbstractExecutorService {
     /** Set by {@link #shutdownNow()} before it takes tasks back; read by {@link #execute} after it records one. */
     private volatile boolean stopping;
 
-    ExecutorView(Runner pool) {
+    ExecutorView(Pool pool) {
         this.pool = pool;
         // The pool's close() or terminate() shuts every view down: it rejects from then on anyway.
         this.onPoolClose = pool.signal().onAbort(this::shutdown);

@@ -2,7 +2,7 @@ package dev.moroutine.internal.call;
 
 import dev.moroutine.AbortController;
 import dev.moroutine.Balancer;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
@@ -28,8 +28,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The {@link Runner}: a fixed array of {@link Worker}s (made by a {@link Backend}: threads unless
- * told otherwise) and a balancer. See {@link Runner}
+ * The {@link Pool}: a fixed array of {@link Worker}s (made by a {@link Backend}: threads unless
+ * told otherwise) and a balancer. See {@link Pool}
  * for the shutdown state machine; {@code state} is OPEN, CLOSING or CLOSED, and each worker keeps
  * its own lifecycle, which is what actually stops dispatch.
  *
@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * in silence; and, after interrupting, for at most {@link #STOP_GRACE}, so that a task which ignores
  * the interrupt cannot hold it, while one that obeys has ended and closed its worker's values.
  */
-public final class WorkerPool implements Runner, WorkerGroup {
+public final class WorkerPool implements Pool, WorkerGroup {
 
     private static final System.Logger LOG = System.getLogger(WorkerPool.class.getName());
     private static final AtomicInteger POOLS = new AtomicInteger();

@@ -17,7 +17,7 @@ import java.util.List;
  *   <li>Structs and tuples place their members in declaration order, each at the next offset that
  *       is a multiple of its alignment; the whole is padded to a multiple of its largest alignment
  *       (C's rule), so an {@code int32} after a {@code bool} sits at offset 4.</li>
- *   <li>A standalone atomic, mutex or rwlock ({@code shared(int32Atomic)}, {@code mutex()}) gets a
+ *   <li>A standalone atomic, mutex or rwlock ({@code shared(int32Atomic)}, {@code shared(mutex)}) gets a
  *       cache line of its own ({@link #CACHE_LINE} bytes, aligned), so two hot words allocated one
  *       after the other never share a line. Members of a struct or tuple are packed as above.</li>
  *   <li>No lock or atomic state lives in a Java object: a value is fully described by

@@ -1,6 +1,6 @@
 package dev.moroutine.internal.stream;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.TaskFailedException;
@@ -27,13 +27,16 @@ import java.util.concurrent.LinkedBlockingQueue;
  * {@link CancellationException}, keeping the interrupt status. Closing the stream cancels what is
  * in flight, and a consumer waiting then (closed from another thread) sees the stream end.
  * Cancelling skips tasks that have not started; running ones finish on their workers.
+ *
+ * <p>A task's failure also cancels what is in flight; it is thrown by {@code next()} then and at
+ * every later call, until the consumer cancels, as {@link ItemSource} requires.
  */
 public final class MapSource implements ItemSource {
 
     /** Put in the completion queue when the signal fires, to wake a waiting consumer. */
     private static final CompletableFuture<Object> ABORTED = new CompletableFuture<>();
 
-    private final Runner pool;
+    private final Pool pool;
     private final Iterator<? extends Task<?>> tasks;
     private final int concurrency;
     private final Signal signal;
@@ -42,8 +45,10 @@ public final class MapSource implements ItemSource {
     private final Signal.Registration registration;
     private final String description;
     private volatile boolean cancelled;
+    /** What the last next() threw for a task's failure, thrown again by every later one; the consumer's only. */
+    private RuntimeException failed;
 
-    private MapSource(Runner pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
+    MapSource(Pool pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
         this.pool = pool;
         this.description = "map over " + pool;
         this.tasks = tasks;
@@ -65,7 +70,7 @@ public final class MapSource implements ItemSource {
      * @param <R> the result type
      * @return the results, in completion order
      */
-    public static <R> LiveStream<R> stream(Runner pool, Iterator<? extends Task<? extends R>> tasks, int concurrency,
+    public static <R> LiveStream<R> stream(Pool pool, Iterator<? extends Task<? extends R>> tasks, int concurrency,
             Signal signal) {
         Objects.requireNonNull(pool, "pool");
         Objects.requireNonNull(tasks, "tasks");
@@ -80,6 +85,9 @@ public final class MapSource implements ItemSource {
     public Object next() {
         if (cancelled || aborted()) {
             return END;
+        }
+        if (failed != null) {
+            throw failed;
         }
         while (inFlight.size() < concurrency && tasks.hasNext()) {
             CompletableFuture<?> future = pool.submit(Objects.requireNonNull(tasks.next(), "a task of map's source is null"));
@@ -98,21 +106,21 @@ public final class MapSource implements ItemSource {
         try {
             return done.join();
         } catch (CompletionException failure) {
-            cancel();
+            stopInFlight();
             if (aborted()) {
                 return END;
             }
             Throwable cause = failure.getCause() != null ? failure.getCause() : failure; // as Waiting.await
-            throw new TaskFailedException("a task of map failed: " + cause, cause);
+            throw failed = new TaskFailedException("a task of map failed: " + cause, cause);
         } catch (CancellationException stopped) {
-            cancel();
+            stopInFlight();
             if (aborted()) {
                 return END;
             }
             Throwable why = stopped.getCause() instanceof CancellationException stored ? stored : stopped;
             CancellationException here = new CancellationException("a task of map was cancelled: " + why.getMessage());
             here.initCause(why);
-            throw here;
+            throw failed = here;
         }
     }
 
@@ -142,6 +150,11 @@ public final class MapSource implements ItemSource {
     @Override
     public void cancel() {
         cancelled = true;
+        stopInFlight();
+    }
+
+    /** Cancels what is in flight and lets go of the signal; after a failure, the stream is not ended but failed. */
+    private void stopInFlight() {
         cancelInFlight();
         close();
     }

@@ -20,11 +20,14 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * <h2>State</h2>
  * <pre>
  * OPEN ──producer finishes─────────────────────────────────► DONE      (the consumer drains what is queued, then ends)
- *   ├───producer fails──► FAILING ──failure published──────► DONE      (… then throws the failure)
+ *   ├───producer fails──► FAILING ──failure published──────► DONE      (… then throws the failure, again at every next())
  *   └───consumer closes─────────────────────────────────────► CANCELLED (the producer's next emit throws CancellationException)
+ * DONE ──consumer closes──► CANCELLED                                   (the producer is gone: only the consumer stops)
  * </pre>
  * Only one of the three CASes from OPEN wins. FAILING lasts while {@code fail} writes the failure
- * before DONE; a consumer that finds it spins until DONE, so it never reads a DONE without its failure.
+ * before DONE; a consumer that finds it spins until DONE, so it never reads a DONE without its failure,
+ * and so does a closing consumer, because {@code fail} writes DONE without a CAS. Once CANCELLED,
+ * {@code next()} returns END without looking at the queue: what is queued, and a failure, are dropped.
  *
  * <h2>Waiting</h2>
  * Both sides spin briefly, then park. The producer writes an item, fences, and reads
@@ -39,18 +42,19 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * thread reachable, nor what its task holds (a publisher's subscriber).
  *
  * <h2>Ending</h2>
- * A stop or a close may end the pipe from another thread while the producer is between its
- * check of the state and its item store; the consumer may then find the pipe ended and empty,
- * and end without that item. So the producer reads the state again after its store (and the
- * fence), and both sides that see the ended pipe settle how many items the consumer takes, by one
- * CAS on {@code settled}: the consumer offers the count it has taken, a late emit the count
- * emitted with its item. If the emit settles first, the consumer takes its item (already in
- * the queue) before it ends; if the consumer settled first without it, the emit is refused, and
- * the consumer, once ended, never polls again. A producer that reads the state still open after
- * its store needs no CAS: the end comes later, and a consumer that sees it polls once more. A
- * producer waiting for room reads the room before the state, so a stop while it waits refuses
- * its item. So every emit that returns is delivered, unless the consumer closed, and nothing
- * is delivered after the end.
+ * A stop (a timeout, a forced stop) fails the pipe from another thread, maybe while the producer
+ * is between its check of the state and its item store; the consumer may then find the pipe
+ * ended and empty, and end without that item. So the producer reads the state again after its
+ * store (and the fence), and both sides that see the ended pipe settle how many items the
+ * consumer takes, by one CAS on {@code settled}: the consumer offers the count it has taken, a
+ * late emit the count emitted with its item. If the emit settles first, the consumer takes its
+ * item (already in the queue) before it ends; if the consumer settled first without it, the emit
+ * is refused, and the consumer, once ended, never polls again. A producer that reads the state
+ * still open after its store needs no CAS: the end comes later, and a consumer that sees it polls
+ * once more. A producer waiting for room reads the room before the state, so a stop while it
+ * waits refuses its item. A close needs none of this: a closed consumer takes nothing more. So
+ * every emit that returns is delivered, unless the consumer closed, and nothing is delivered
+ * after the end.
  *
  * <p>Several pipes may share one {@link ProducerWait} (a channel's distributor feeds many).
  *
@@ -308,12 +312,15 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     /**
      * Takes the next item, blocking while none is ready.
      *
-     * @return the item, or {@link #END}
+     * @return the item, or {@link #END} (always, once the consumer has cancelled)
      * @throws TaskFailedException if the producer failed, after every item it emitted before
-     * @throws CancellationException if the producer was stopped before it finished
+     * @throws CancellationException if the producer was stopped before it finished, or the waiting consumer was interrupted
      */
     @Override
     public Object next() {
+        if (state == CANCELLED) {
+            return END; // the consumer closed: untaken items are dropped
+        }
         if (ended) {
             return end(); // a late item left in the queue is not taken: see the class comment
         }
@@ -345,6 +352,9 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                 if (s == FAILING) {
                     Thread.onSpinWait(); // the failure is being published
                     continue;
+                }
+                if (s == CANCELLED) {
+                    return END; // the consumer closed: untaken items are dropped
                 }
                 if (s != OPEN) {
                     item = queue.poll(); // items emitted before the end come first
@@ -391,7 +401,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         return ended;
     }
 
-    /** The end the consumer sees: nothing more (finished, or cancelled), or the failure. */
+    /** The end the consumer sees once the producer has ended: nothing more, or the failure. */
     private Object end() {
         Throwable cause = failure;
         if (cause == null) {
@@ -407,7 +417,10 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         throw new TaskFailedException(description + " failed: " + thrown, thrown);
     }
 
-    /** The consumer closes early: the producer stops at its next emit; queued items are dropped. */
+    /**
+     * The consumer closes: the producer, if still at work, stops at its next emit; queued items and
+     * a failure not yet thrown are dropped. Idempotent, from any thread.
+     */
     @Override
     public void cancel() {
         if (STATE.compareAndSet(this, OPEN, CANCELLED)) {
@@ -417,6 +430,11 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             if (action != null) {
                 action.run();
             }
+            return;
+        }
+        // The producer has ended, so there is nobody to stop or wake: only later next() calls change.
+        for (int s; (s = state) != CANCELLED && !(s == DONE && STATE.compareAndSet(this, DONE, CANCELLED)); ) {
+            Thread.onSpinWait(); // FAILING: fail() is about to write DONE
         }
     }
 

@@ -25,7 +25,6 @@ import org.jetbrains.lincheck.datastructures.RandomProvider;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link ThreadWorker}'s dispatch racing its graceful and forced stops, checked by Lincheck with
@@ -42,7 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * dispatched it; unless the scenario forced a stop, every queued one ran and completed with its own
  * result (a drain never cancels what it admitted); with a forced stop, each either ran or was
  * cancelled. The worker ends with no active execution, and its thread ends (the
- * {@link NoLeakedWorkers} check after the test).
+ * {@link NoLeakedWorkers} check after every test).
  *
  * <p>The worker's thread must end within each run (Lincheck's model checker waits for the threads
  * a run starts, but abandons one that only spins once the test's own threads are done), so the
@@ -55,7 +54,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * task at once while the thread is stuck: {@code CloseTest}), a thread that dies
  * ({@code WorkerDeathTest}), dedicated workers' retirement, and endpoints that refuse a dispatch.
  */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(120)
 public class ThreadWorkerLincheckTest {
 

@@ -10,7 +10,6 @@ import dev.moroutine.Task;
 import dev.moroutine.internal.call.Call;
 import dev.moroutine.internal.call.WorkerPool;
 import dev.moroutine.WorkerDiedException;
-import dev.moroutine.testing.NoLeakedWorkers;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -23,10 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The worker's own lifecycle, where a test must reach inside it. */
-@ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
 class ThreadWorkerTest {
 

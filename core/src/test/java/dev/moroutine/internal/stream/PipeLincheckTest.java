@@ -21,16 +21,16 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Linearizability of {@link Pipe}: every concurrent run of emit, next, finish, fail and cancel
  * must give the results of some sequential order of the same calls on a bounded FIFO that ends
- * (finished, failed, stopped) or is cancelled, checked by Lincheck with both strategies.
+ * (finished, failed, stopped) or is closed by its consumer, checked by Lincheck with both strategies.
  *
  * <h2>Blocking</h2>
  * Lincheck has no model of a thread that blocks (JetBrains/lincheck#167, #437): an operation that
  * never returns is a hang, not a result. So the scenarios are not Lincheck's random ones but
  * {@link Scenarios}, which have the shape every real stream has: one producer thread that emits
  * and then ends the pipe (finish, or fail as a throwing moroutine does), one consumer thread that
- * takes until it sees the end, or closes early (and then takes no more, as a live stream does),
- * and sometimes a third thread that stops the producer (a timeout or a forced stop fails the
- * pipe) or closes the stream. In such a run no call blocks forever, yet the producer can still
+ * takes until it sees the end, or closes early (and then finds nothing more), and sometimes a
+ * third thread that stops the producer (a timeout or a forced stop fails the pipe) or closes the
+ * stream. In such a run no call blocks forever, yet the producer can still
  * find the pipe full and the consumer find it empty, so both waits are exercised: the high-water
  * mark is 2 and the producer emits up to 4 items. The sequential model refuses, with an exception
  * that the pipe never throws, to emit into a full pipe or take from an empty open one, so a
@@ -99,15 +99,21 @@ public class PipeLincheckTest {
         }
     }
 
-    /** The sequential model: a FIFO of at most {@link #HIGH_WATER_MARK} items, and how it ended. */
+    /**
+     * The sequential model: a FIFO of at most {@link #HIGH_WATER_MARK} items, how the producer
+     * ended it, and whether the consumer closed (after which it takes nothing, not even a failure).
+     */
     public static class PipeModel {
         private final ArrayDeque<Integer> items = new ArrayDeque<>();
-        private String end; // null while open; else what next() returns once the items are taken
+        private String end; // null while the producer is at work; else what next() returns once the items are taken
         private boolean cancelled;
 
         public String emit(int item) {
+            if (cancelled) {
+                return "closed";
+            }
             if (end != null) {
-                return cancelled ? "closed" : "ended";
+                return "ended";
             }
             if (items.size() >= HIGH_WATER_MARK) {
                 throw new WouldBlock();
@@ -117,8 +123,11 @@ public class PipeLincheckTest {
         }
 
         public Object next() {
+            if (cancelled) {
+                return "end";
+            }
             if (!items.isEmpty()) {
-                return items.poll(); // after a cancel too: only a consumer that has not closed takes, and it may
+                return items.poll();
             }
             if (end == null) {
                 throw new WouldBlock();
@@ -135,14 +144,11 @@ public class PipeLincheckTest {
         }
 
         public void cancel() {
-            if (end == null) {
-                cancelled = true;
-            }
-            endWith("end");
+            cancelled = true;
         }
 
         private void endWith(String how) {
-            if (end == null) {
+            if (end == null && !cancelled) {
                 end = how;
             }
         }
@@ -151,7 +157,8 @@ public class PipeLincheckTest {
     /**
      * Scenarios shaped like real streams (see the class comment): the producer emits distinct
      * items and ends the pipe; the consumer takes one more time than there are items, unless it
-     * closes first; a third thread sometimes stops the producer or closes the stream.
+     * closes first (then it takes once more, and finds the end); a third thread sometimes stops
+     * the producer or closes the stream.
      */
     public static class Scenarios extends ExecutionGenerator {
         private final Random random;
@@ -177,6 +184,7 @@ public class PipeLincheckTest {
             for (int i = 0; i <= items; i++) {
                 if (i == closesAfter) {
                     consumer.add(op("cancel"));
+                    consumer.add(op("next"));
                     break;
                 }
                 consumer.add(op("next"));

@@ -5,7 +5,7 @@ import static dev.moroutine.examples.Check.check;
 import static dev.moroutine.examples.atomics.Counting.*;
 import static dev.moroutine.shared.Shared.*;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.shared.Int32;
 import dev.moroutine.shared.Int32Atomic;
@@ -30,10 +30,10 @@ public final class AtomicsExample {
      * @throws InterruptedException if interrupted while waiting for the workers
      */
     public static void main(String[] args) throws InterruptedException {
-        Int32Atomic counter = int32Atomic();
-        Int32 plain = int32();
-        Int32Atomic finished = int32Atomic();
-        try (Runner pool = workers(WORKERS)) {
+        Int32Atomic counter = shared(int32Atomic);
+        Int32 plain = shared(int32);
+        Int32Atomic finished = shared(int32Atomic);
+        try (Pool pool = workers(WORKERS)) {
             for (WorkerHandle worker : pool.workers()) {
                 pool.submit(assign(worker, countUp.call(counter, EACH, finished)));
             }

@@ -5,7 +5,7 @@ import static dev.moroutine.examples.Check.check;
 import static dev.moroutine.examples.boundedmap.Hashing.*;
 import static dev.moroutine.stream.Streaming.*;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.stream.LiveStream;
 import java.nio.file.Files;
@@ -33,7 +33,7 @@ public final class BoundedMapExample {
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args.length > 0 ? args[0] : "src");
         Map<Path, String> hashes = new HashMap<>();
-        try (Runner pool = workers(); Stream<Path> tree = Files.walk(root)) {
+        try (Pool pool = workers(); Stream<Path> tree = Files.walk(root)) {
             Iterator<Task<FileHash>> tasks = tree.filter(Files::isRegularFile).map(hashFile::call).iterator();
             try (LiveStream<FileHash> results = map(pool, tasks, 4)) {
                 for (FileHash result : results) {

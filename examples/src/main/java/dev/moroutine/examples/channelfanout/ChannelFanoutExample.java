@@ -5,7 +5,7 @@ import static dev.moroutine.examples.Check.check;
 import static dev.moroutine.examples.channelfanout.Work.*;
 import static dev.moroutine.stream.Streaming.*;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.stream.Channel;
@@ -31,7 +31,7 @@ public final class ChannelFanoutExample {
         int total = 10_000;
         Channel<Integer> channel = channel(numbers.call(total));
         List<List<Integer>> shares;
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             List<Task<List<Integer>>> consumers = new ArrayList<>();
             for (WorkerHandle worker : pool.workers()) {
                 consumers.add(assign(worker, take.call(channel)));

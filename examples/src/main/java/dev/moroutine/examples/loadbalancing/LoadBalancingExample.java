@@ -6,7 +6,7 @@ import static dev.moroutine.examples.loadbalancing.Jobs.burn;
 
 import dev.moroutine.Balancer;
 import dev.moroutine.PoolOptions;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.examples.loadbalancing.Jobs.Done;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +54,7 @@ public final class LoadBalancingExample {
 
     private static List<Done> runAll(List<Integer> costs, String name, Balancer balancer) {
         PoolOptions options = PoolOptions.defaults().withBalancer(balancer).withThreadNamePrefix(name);
-        try (Runner pool = workers(2, options)) {
+        try (Pool pool = workers(2, options)) {
             Semaphore inFlight = new Semaphore(IN_FLIGHT);
             List<CompletableFuture<Done>> futures = new ArrayList<>();
             long start = System.nanoTime();

@@ -5,7 +5,7 @@ import static dev.moroutine.examples.Check.check;
 import static dev.moroutine.examples.multimodule.Arithmetic.add;
 import static dev.moroutine.examples.multimodule.Greetings.greet;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 
 /**
  * Moroutines from several classes on one worker: a pool is not tied to any moroutine, so a pool of
@@ -22,7 +22,7 @@ public final class MultiModuleExample {
      * @param args ignored
      */
     public static void main(String[] args) {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             Result<Integer> sum = pool.run(add.call(20, 22));
             Result<String> greeting = pool.run(greet.call("moroutine"));
 

@@ -4,7 +4,7 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.examples.Check.check;
 import static dev.moroutine.examples.parallelbatch.Batch.countPrimes;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.examples.Numbers;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ public final class ParallelBatchExample {
             tasks.add(countPrimes.call(c * CHUNK_SIZE, (c + 1) * CHUNK_SIZE));
         }
         List<Integer> parallel;
-        try (Runner pool = workers()) {
+        try (Pool pool = workers()) {
             start = System.nanoTime();
             parallel = pool.runAll(tasks);
             long parallelNanos = System.nanoTime() - start;

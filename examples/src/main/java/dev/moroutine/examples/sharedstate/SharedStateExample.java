@@ -5,7 +5,7 @@ import static dev.moroutine.examples.Check.check;
 import static dev.moroutine.examples.sharedstate.Positions.*;
 import static dev.moroutine.shared.Shared.*;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.shared.Mutex;
 import dev.moroutine.shared.Struct;
@@ -30,7 +30,7 @@ public final class SharedStateExample {
      * @param args ignored
      */
     public static void main(String[] args) {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         Struct<Position> pos = shared(new Position(0, 0));
         List<Task<Position>> moves = new ArrayList<>();
         for (int i = 0; i < STEPS; i++) {
@@ -38,7 +38,7 @@ public final class SharedStateExample {
             moves.add(move.call(mu, pos, 0, 1));
         }
         List<Position> after;
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             after = pool.runAll(moves);
         }
         // Under the mutex each move starts where another ended, so no two moves end at the same place.

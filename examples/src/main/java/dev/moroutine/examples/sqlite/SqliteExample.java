@@ -4,7 +4,7 @@ import static dev.moroutine.Moroutine.*;
 import static dev.moroutine.examples.Check.check;
 import static dev.moroutine.examples.sqlite.Db.*;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import java.sql.Connection;
 import java.util.List;
@@ -31,7 +31,7 @@ public final class SqliteExample {
 
         List<Map<String, Object>> rows;
         String worker;
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             worker = pool.workers().getFirst().name();
             pool.run(exec.call(db, "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)"));
             int inserted = pool.run(exec.call(db, "INSERT INTO users (name) VALUES ('Alice'), ('Bob'), ('Carol')"));

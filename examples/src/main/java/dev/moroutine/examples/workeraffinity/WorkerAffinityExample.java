@@ -7,7 +7,7 @@ import static dev.moroutine.examples.workeraffinity.KeyAffinity.keyAffinity;
 
 import dev.moroutine.Balancer;
 import dev.moroutine.PoolOptions;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.WorkerHandle;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +47,7 @@ public final class WorkerAffinityExample {
 
     /** Runs the increments on two workers, then reads each key's total through the balancer. */
     private static Map<String, Integer> count(String name, Balancer balancer) {
-        try (Runner pool = workers(2, PoolOptions.defaults().withBalancer(balancer))) {
+        try (Pool pool = workers(2, PoolOptions.defaults().withBalancer(balancer))) {
             for (int i = 0; i < INCREMENTS; i++) {
                 pool.run(increment.call(KEYS.get(i % KEYS.size()), i + 1));
             }

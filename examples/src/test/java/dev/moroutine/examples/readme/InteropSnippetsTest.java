@@ -8,7 +8,7 @@ import static java.util.stream.Collectors.groupingBy;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.PoolOptions;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.WorkerHandle;
 import java.time.Duration;
 import java.util.List;
@@ -37,7 +37,7 @@ class InteropSnippetsTest {
 
     @Test
     void executorView() throws Exception {
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             ExecutorService executor = pool.asExecutorService();
             CompletableFuture<String> hello = CompletableFuture.supplyAsync(() -> Thread.currentThread().getName(), executor);
             List<Future<Integer>> sizes = executor.invokeAll(List.of(() -> "ab".length(), () -> "abc".length()));
@@ -51,7 +51,7 @@ class InteropSnippetsTest {
 
     @Test
     void batchesFollowTheBalancer() {
-        try (Runner pool = workers(2, PoolOptions.defaults().withBalancer(keyAffinity()))) {
+        try (Pool pool = workers(2, PoolOptions.defaults().withBalancer(keyAffinity()))) {
             Map<WorkerHandle, List<String>> byWorker = Stream.of("apple", "banana", "cherry", "apple")
                     .collect(groupingBy(key -> pool.workerFor(read.call(key))));
             byWorker.forEach((worker, keys) -> pool.run(assign(worker, incrementAll.call(keys, 1)))); // a task per worker

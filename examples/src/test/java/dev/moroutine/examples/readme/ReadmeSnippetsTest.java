@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.AbortController;
 import dev.moroutine.PoolOptions;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.WorkerHandle;
@@ -40,7 +40,7 @@ class ReadmeSnippetsTest {
 
     @Test
     void pool() {
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             boolean seven = pool.run(isPrime.call(7L));                    // blocks for the value
             CompletableFuture<Boolean> eight = pool.submit(isPrime.call(8L)); // a future
             List<Boolean> more = pool.runAll(List.of(isPrime.call(9L), isPrime.call(11L))); // in order
@@ -54,7 +54,7 @@ class ReadmeSnippetsTest {
     @Test
     void gracefulShutdown() {
         var options = PoolOptions.defaults().withShutdownTimeout(Duration.ofSeconds(5));
-        try (Runner pool = workers(2, options)) {
+        try (Pool pool = workers(2, options)) {
             pool.submit(countUntilAborted.call(pool.signal(), Long.MAX_VALUE)); // stops when the signal fires
             pool.submit(isPrime.call(999_999_937L));                           // runs to completion
         } // close(): the signal fires, both tasks finish, then the workers stop
@@ -63,7 +63,7 @@ class ReadmeSnippetsTest {
     @Test
     void balancingAndAssignment() {
         List<String> names = new ArrayList<>();
-        try (Runner pool = workers(4, PoolOptions.defaults().withBalancer(leastBusy()))) {
+        try (Pool pool = workers(4, PoolOptions.defaults().withBalancer(leastBusy()))) {
             for (WorkerHandle worker : pool.workers()) {
                 names.add(pool.run(assign(worker, warmUp.call()))); // runs on exactly that worker
             }
@@ -74,7 +74,7 @@ class ReadmeSnippetsTest {
     @Test
     void taskArgs() {
         Task<Connection> db = openDb.call("jdbc:sqlite::memory:");
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             pool.run(exec.call(db, "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)"));
             pool.run(exec.call(db, "INSERT INTO users (name) VALUES ('Alice')"));
             long users = pool.run(count.call(db, "users")); // 1: one connection, opened once, on the worker
@@ -106,7 +106,7 @@ class ReadmeSnippetsTest {
 
     @Test
     void errors() {
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             pool.run(countLines.call(Path.of("no-such-file.txt")));
             fail("expected a failure");
         } catch (TaskFailedException e) {

@@ -6,7 +6,7 @@ import static dev.moroutine.examples.sharedstate.Positions.move;
 import static dev.moroutine.shared.Shared.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.examples.sharedstate.Positions.Position;
 import dev.moroutine.shared.Guard;
 import dev.moroutine.shared.Int32;
@@ -37,8 +37,8 @@ class SharedMemorySnippetsTest {
 
     @Test
     void atomicCounter() {
-        Int32Atomic hits = int32Atomic();
-        try (Runner pool = workers(4)) {
+        Int32Atomic hits = shared(int32Atomic);
+        try (Pool pool = workers(4)) {
             pool.runAll(List.of(countHits.call(hits, 1000), countHits.call(hits, 1000)));
         }
         int total = hits.load(); // 2000: both workers added to the same memory
@@ -72,9 +72,9 @@ class SharedMemorySnippetsTest {
 
     @Test
     void mutexProtectedStruct() {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         Struct<Position> pos = shared(new Position(0, 0));
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             pool.runAll(List.of(move.call(mu, pos, 1, 0), move.call(mu, pos, 0, 1)));
         }
         Position end = pos.load();                     // Position[x=1, y=1]
@@ -83,13 +83,13 @@ class SharedMemorySnippetsTest {
 
     @Test
     void tryLockAndRwLock() {
-        Mutex mu = mutex();
+        Mutex mu = shared(mutex);
         try (Guard g = mu.tryLock()) {
             if (g == null) return;                     // held elsewhere: no guard
             // exclusive access
             assertTrue(mu.isLocked());
         }
-        RwLock rw = rwLock();
+        RwLock rw = shared(rwLock);
         try (var _ = rw.readLock()) {
             // shared with other readers; a waiting writer holds new readers back
             assertNull(rw.tryWriteLock());
@@ -98,7 +98,7 @@ class SharedMemorySnippetsTest {
 
     @Test
     void waitAndWake() {
-        Int32Atomic ready = int32Atomic();
+        Int32Atomic ready = shared(int32Atomic);
         CompletableFuture<WaitResult> woken = ready.waitAsync(0); // no thread waits
         ready.store(1);
         ready.wake();                                             // woken completes with OK

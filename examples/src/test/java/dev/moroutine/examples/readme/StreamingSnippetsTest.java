@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.AbortController;
 import dev.moroutine.PoolOptions;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.stream.Channel;
@@ -44,7 +44,7 @@ class StreamingSnippetsTest {
 
     @Test
     void onAPool() {
-        try (Runner pool = workers(2, PoolOptions.defaults().withHighWaterMark(64))) {
+        try (Pool pool = workers(2, PoolOptions.defaults().withHighWaterMark(64))) {
             try (LiveStream<Integer> numbers = pool.run(countUp.call(1_000))) {
                 long total = numbers.mapToLong(Integer::longValue).sum();
                 assertEquals(499_500, total);
@@ -61,7 +61,7 @@ class StreamingSnippetsTest {
     @Test
     void fanOut() {
         Channel<Integer> channel = channel(countUp.call(10_000));
-        try (Runner pool = workers(4)) {
+        try (Pool pool = workers(4)) {
             List<Task<Integer>> consumers = new ArrayList<>();
             for (WorkerHandle worker : pool.workers()) {
                 consumers.add(assign(worker, sum.call(channel))); // each item reaches one consumer
@@ -73,7 +73,7 @@ class StreamingSnippetsTest {
 
     @Test
     void zipTwoRuns() throws InterruptedException {
-        try (Runner pool = workers(2)) { // two runs consumed together: a worker each
+        try (Pool pool = workers(2)) { // two runs consumed together: a worker each
             List<WorkerHandle> workers = pool.workers();
             Flow.Publisher<Integer> left = assign(workers.get(0), countUp.call(100)).publisher();
             Flow.Publisher<Integer> right = assign(workers.get(1), countUp.call(100)).publisher();
@@ -138,7 +138,7 @@ class StreamingSnippetsTest {
 
     @Test
     void boundedMap() {
-        try (Runner pool = workers()) {
+        try (Pool pool = workers()) {
             var tasks = IntStream.range(0, 100).mapToObj(slowSquare::call).iterator(); // pulled lazily
             try (LiveStream<Integer> squares = map(pool, tasks, 4)) { // at most 4 in flight
                 squares.forEach(System.out::println); // in completion order
@@ -149,7 +149,7 @@ class StreamingSnippetsTest {
     @Test
     void boundedMapStoppedBySignal() {
         var controller = new AbortController();
-        try (Runner pool = workers()) {
+        try (Pool pool = workers()) {
             var tasks = IntStream.iterate(0, i -> i + 1).mapToObj(slowSquare::call).iterator(); // endless
             try (LiveStream<Integer> squares = map(pool, tasks, 4, controller.signal())) {
                 for (int square : squares) {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.Mo0;
 import dev.moroutine.Mo1;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.TaskFailedException;
 import java.io.IOException;
@@ -39,7 +39,7 @@ class TrapsSnippetsTest {
     static final Mo1<Long, Boolean> isProbablePrime =
             mo(timed("isProbablePrime", n -> BigInteger.valueOf(n).isProbablePrime(30)));
 
-    static <R> R withRetries(Runner pool, Task<R> task, int attempts) {
+    static <R> R withRetries(Pool pool, Task<R> task, int attempts) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return pool.run(task); // a task runs again each time it is submitted
@@ -78,7 +78,7 @@ class TrapsSnippetsTest {
     @Test
     void aHelperRetriesATaskOnTheCallersSide() {
         runs.set(0);
-        try (Runner pool = workers(1)) {
+        try (Pool pool = workers(1)) {
             TaskFailedException e = assertThrows(TaskFailedException.class, () -> withRetries(pool, flaky.call(), 2));
             assertEquals("busy, run 2", e.getCause().getMessage());
             assertEquals("done on run 3", withRetries(pool, flaky.call(), 2));

@@ -3,7 +3,7 @@ package com.example.app;
 import static dev.moroutine.Moroutine.*;
 
 import dev.moroutine.Mo1;
-import dev.moroutine.Runner;
+import dev.moroutine.Pool;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -19,7 +19,7 @@ public final class Main {
     });
 
     public static void main(String[] args) {
-        try (Runner pool = workers(2)) {
+        try (Pool pool = workers(2)) {
             List<Integer> steps = pool.runAll(IntStream.rangeClosed(1, 30).mapToObj(n -> collatzSteps.call(n)).toList());
             int longest = steps.indexOf(Collections.max(steps)) + 1;
             System.out.println("longest Collatz run from 1 to 30: " + longest + ", " + steps.get(longest - 1) + " steps");

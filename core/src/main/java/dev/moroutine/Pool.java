@@ -5,12 +5,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 
 /**
- * A pool of worker threads, made by {@link Moroutine#workers(int)}. Each task goes to the worker its
+ * A pool of workers, made by {@link Moroutine#workers(int)}. Each task goes to the worker its
  * {@link Balancer} picks (or the one it is {@linkplain Moroutine#assign assigned} to); each worker
  * runs its tasks one at a time, in the order they reached it.
  *
  * <pre>{@code
- * try (Runner pool = workers(4)) {
+ * try (Pool pool = workers(4)) {
  *     boolean prime = pool.run(isPrime.call(999_999_937L));
  *     List<Boolean> some = pool.runAll(List.of(isPrime.call(7L), isPrime.call(8L)));
  * }
@@ -39,7 +39,7 @@ import java.util.concurrent.ExecutorService;
  *
  * <p>All methods are thread-safe. Dispatch takes no lock.
  */
-public interface Runner extends AutoCloseable {
+public interface Pool extends AutoCloseable {
 
     /**
      * Runs a task on a worker of this pool and waits for its result. The wait spins briefly on a
@@ -104,7 +104,7 @@ public interface Runner extends AutoCloseable {
      * and keep it, as each view stays registered with the pool until it terminates or the pool closes.
      *
      * <pre>{@code
-     * try (Runner pool = workers(4)) {
+     * try (Pool pool = workers(4)) {
      *     ExecutorService executor = pool.asExecutorService();
      *     CompletableFuture<String> page = CompletableFuture.supplyAsync(() -> render(order), executor);
      * }
