@@ -396,6 +396,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     /** Writes the answered exchanges at the head of the queue, in order; see the class comment. */
     private void flush() {
+        if (!draining && server.closing()) { // close() began, and its drain task has not reached this connection yet
+            drain(); // drains, then flushes with the last answer marked
+            return;
+        }
         boolean wrote = false;
         Exchange next;
         while ((next = exchanges.peek()) != null && next.response != null) {

@@ -270,6 +270,11 @@ public final class Server implements AutoCloseable {
         return state.get() != OPEN;
     }
 
+    /** Whether close() or terminate() has begun: a connection that answers from now on ends with that answer. */
+    boolean closing() {
+        return closing;
+    }
+
     /**
      * Graceful shutdown (see the class comment): stops accepting, closes idle connections, lets the
      * requests already read finish (each connection's last answer says {@code Connection: close}),
