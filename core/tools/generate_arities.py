@@ -132,7 +132,7 @@ def value_moroutine(n):
     tps = list(LETTERS[:n])
     gen = "<" + ", ".join(tps + ["R"]) + ">"
     params = ", ".join(t + " " + t.lower() for t in tps)
-    L = ["package dev.moroutine;\n\nimport dev.moroutine.internal.Definition;\n",
+    L = ["package dev.moroutine;\n\nimport dev.moroutine.internal.call.Definition;\n",
          "/**",
          " * A moroutine of %d argument%s: {@link #call} describes one call as a {@link Task}, which runs on" % (n, "" if n == 1 else "s"),
          " * this moroutine's dedicated worker ({@link Task#join()}) or on a pool ({@link Pool#run}).",
@@ -199,9 +199,9 @@ def streaming_moroutine(n):
     if n > 0:  # only calls with arguments mention task-args
         L += ["import dev.moroutine.Moroutine;",
               "import dev.moroutine.Task;"]
-    L += ["import dev.moroutine.internal.Definition;",
-         "import dev.moroutine.internal.Pipe;",
-         "import dev.moroutine.internal.StreamCall;",
+    L += ["import dev.moroutine.internal.call.Definition;",
+         "import dev.moroutine.internal.stream.Pipe;",
+         "import dev.moroutine.internal.stream.StreamCall;",
          "import java.util.stream.Stream;\n",
          "/**",
          " * A streaming moroutine of %d argument%s: {@link #call} describes one call as a {@link StreamTask}," % (n, "" if n == 1 else "s"),
