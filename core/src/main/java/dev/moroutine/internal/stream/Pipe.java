@@ -52,9 +52,10 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * is refused, and the consumer, once ended, never polls again. A producer that reads the state
  * still open after its store needs no CAS: the end comes later, and a consumer that sees it polls
  * once more. A producer waiting for room reads the room before the state, so a stop while it
- * waits refuses its item. A close needs none of this: a closed consumer takes nothing more. So
- * every emit that returns is delivered, unless the consumer closed, and nothing is delivered
- * after the end.
+ * waits refuses its item; the stop wakes it, as a stop need not interrupt it (a future
+ * completed from outside) and a close after the stop wakes nobody. A close needs none of this:
+ * a closed consumer takes nothing more. So every emit that returns is delivered, unless the
+ * consumer closed, and nothing is delivered after the end.
  *
  * <p>Several pipes may share one {@link ProducerWait} (a channel's distributor feeds many).
  *
@@ -264,6 +265,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         if (STATE.compareAndSet(this, OPEN, FAILING)) { // only the winner records a failure
             failure = cause;
             state = DONE;
+            producerWait.wake(); // a stop from another thread may find the producer waiting for room
             forceWakeConsumer();
         }
     }
@@ -287,7 +289,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             }
             if (!Waiting.pause(start, spins, budget)) {
                 parked = true;
-                producerWait.park(() -> hasRoom() || state == CANCELLED);
+                producerWait.park(() -> hasRoom() || state != OPEN);
             }
         }
     }
@@ -432,7 +434,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             }
             return;
         }
-        // The producer has ended, so there is nobody to stop or wake: only later next() calls change.
+        // The pipe has ended, and its end woke a producer waiting for room: only later next() calls change.
         for (int s; (s = state) != CANCELLED && !(s == DONE && STATE.compareAndSet(this, DONE, CANCELLED)); ) {
             Thread.onSpinWait(); // FAILING: fail() is about to write DONE
         }
