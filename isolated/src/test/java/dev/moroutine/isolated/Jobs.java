@@ -1,14 +1,21 @@
 package dev.moroutine.isolated;
 
 import static dev.moroutine.Moroutine.mo;
+import static dev.moroutine.stream.Streaming.streaming;
 
 import dev.moroutine.Mo0;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
+import dev.moroutine.stream.StreamMo1;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 /** Moroutines the tests run on isolated workers; loaded in the worker JVMs too, so nothing here touches JUnit. */
 public final class Jobs {
@@ -34,8 +41,20 @@ public final class Jobs {
     /** Takes anything, to see what crosses. */
     public static final Mo1<Object, String> describe = mo(value -> String.valueOf(value));
 
-    /** Returns an instance of a class that no pool registers. */
-    public static final Mo0<Object> unregisteredResult = mo(() -> new Point(1, 2));
+    /** No pool registers it. */
+    public record Unregistered(String name) {}
+
+    public static final Mo0<Object> unregisteredResult = mo(() -> new Unregistered("result"));
+
+    public static final StreamMo1<Integer, Integer> countUp = streaming(n -> IntStream.range(0, n).boxed());
+
+    public static final Mo1<Iterable<Integer>, Integer> count = mo(items -> {
+        int n = 0;
+        for (Integer ignored : items) {
+            n++;
+        }
+        return n;
+    });
 
     /** A task-arg value that stays in its worker JVM; closing it leaves a file behind. */
     public static final class Handle implements AutoCloseable {
@@ -58,4 +77,49 @@ public final class Jobs {
 
     public static final Mo1<Handle, String> use = mo(handle -> handle.number + "/" + (++handle.uses) + "/"
             + ProcessHandle.current().pid());
+
+    /**
+     * Says it started by connecting to the test's port, then waits until the test writes a byte or
+     * closes the connection: a gate across processes that needs no sleeping.
+     */
+    public static final Mo1<Integer, Integer> block = mo(port -> {
+        System.out.println("blocking on port " + port);
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port); InputStream in = socket.getInputStream()) {
+            socket.getOutputStream().write(1);
+            in.read();
+        }
+        return port;
+    });
+
+    public static final Mo1<Integer, Integer> exit = mo(status -> {
+        System.out.println("exiting with " + status);
+        System.exit(status);
+        return status;
+    });
+
+    public static final Mo1<Integer, Integer> halt = mo(status -> {
+        System.out.println("halting with " + status);
+        Runtime.getRuntime().halt(status);
+        return status;
+    });
+
+    /** Runs until its JVM is killed: it ignores interrupts. */
+    public static final Mo0<Integer> spin = mo(() -> {
+        for (long i = 0; ; i++) {
+            if (i == Long.MAX_VALUE) {
+                return 0;
+            }
+        }
+    });
+
+    /** Appends its number to a file, once per run, so that a test can count the runs. */
+    public static final Mo2<String, Integer, Integer> record = mo((file, number) -> {
+        Files.writeString(Path.of(file), number + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        return number;
+    });
+
+    public static final Mo1<String, String> print = mo(line -> {
+        System.out.println(line);
+        return line;
+    });
 }

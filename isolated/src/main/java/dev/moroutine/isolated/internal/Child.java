@@ -143,7 +143,7 @@ public final class Child implements Codec.Calls {
         System.exit(0);
     }
 
-    private void idle(RingBuffer requests) throws IOException {
+    private void idle(RingBuffer requests) {
         long budget = idleSpin.next();
         long start = System.nanoTime();
         for (int spins = 1; Waiting.pause(start, spins, budget); spins++) {
@@ -159,8 +159,14 @@ public final class Child implements Codec.Calls {
             return;
         }
         bell.clear();
-        if (socket.read(bell) < 0) {
-            Runtime.getRuntime().halt(1); // the parent is gone
+        boolean parentGone;
+        try {
+            parentGone = socket.read(bell) < 0;
+        } catch (IOException reset) {
+            parentGone = true;
+        }
+        if (parentGone) {
+            Runtime.getRuntime().halt(1);
         }
         shared.awake(SharedFile.Side.CHILD);
     }

@@ -18,7 +18,6 @@ import java.util.regex.Pattern;
 import org.apache.fory.Fory;
 import org.apache.fory.ThreadSafeFory;
 import org.apache.fory.config.Language;
-import org.apache.fory.exception.ClassUnregisteredException;
 import org.apache.fory.memory.MemoryBuffer;
 
 /**
@@ -51,7 +50,7 @@ public final class Codec {
 
     private static final byte VALUE = 0;
     private static final byte TASK_ARG = 1;
-    private static final Pattern UNREGISTERED = Pattern.compile("Class (\\S+) is not registered");
+    private static final Pattern UNREGISTERED = Pattern.compile("[Cc]lass (\\S+) is not registered");
 
     private final ThreadSafeFory fory;
 
@@ -151,7 +150,7 @@ public final class Codec {
 
     private static void refuseUnsupported(Object arg, String argument, String destination) {
         String what = arg instanceof StreamArg stream ? "a stream (" + stream.endpoint() + ")"
-                : arg instanceof SharedValue ? "shared memory (a " + arg.getClass().getSimpleName() + ")"
+                : arg instanceof SharedValue ? "shared memory (" + sharedType(arg.getClass()) + ")"
                 : arg instanceof Signal ? "a Signal"
                 : null;
         if (what != null) {
@@ -160,10 +159,21 @@ public final class Codec {
         }
     }
 
+    /** The public type of a shared value, as its user knows it: {@code Int32Atomic}, not its implementation. */
+    private static String sharedType(Class<?> type) {
+        for (Class<?> face : type.getInterfaces()) {
+            if (SharedValue.class.isAssignableFrom(face) && face != SharedValue.class) {
+                return "a " + face.getSimpleName();
+            }
+        }
+        return "a " + SharedValue.class.getSimpleName();
+    }
+
     /** Fory's refusal, as a message that says what to register. */
     private static IllegalArgumentException cannotCross(String what, RuntimeException refused) {
-        Matcher unregistered = refused instanceof ClassUnregisteredException ? UNREGISTERED.matcher(String.valueOf(refused.getMessage())) : null;
-        String advice = unregistered != null && unregistered.find()
+        // Fory says it in two ways (ClassUnregisteredException, InsecureException), with the same words.
+        Matcher unregistered = UNREGISTERED.matcher(String.valueOf(refused.getMessage()));
+        String advice = unregistered.find()
                 ? ", and class " + unregistered.group(1) + " is not registered. Register every class that crosses (besides"
                         + " strings, boxed primitives, arrays and the JDK's collections and time types) on the pool:"
                         + " IsolatedOptions.defaults().register(" + unregistered.group(1).replace('$', '.') + ".class)"

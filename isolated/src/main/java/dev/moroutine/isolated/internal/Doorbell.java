@@ -27,20 +27,25 @@ final class Doorbell {
     }
 
     /**
-     * Reads the rings that are waiting, without blocking on a non-blocking socket.
+     * Reads the rings that are waiting; does not block on a non-blocking socket.
      *
-     * @return {@code false} if the other side has closed it: its process is gone or going
+     * @return {@code false} if the socket has ended (closed, or reset by a process that died): the
+     *     other side is gone or going
      */
-    static boolean drain(SocketChannel socket, ByteBuffer scratch) throws IOException {
-        for (;;) {
-            scratch.clear();
-            int read = socket.read(scratch);
-            if (read < 0) {
-                return false;
+    static boolean drain(SocketChannel socket, ByteBuffer scratch) {
+        try {
+            for (;;) {
+                scratch.clear();
+                int read = socket.read(scratch);
+                if (read < 0) {
+                    return false;
+                }
+                if (read < scratch.capacity()) {
+                    return true;
+                }
             }
-            if (read < scratch.capacity()) {
-                return true;
-            }
+        } catch (IOException ended) {
+            return false;
         }
     }
 }

@@ -10,11 +10,12 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The command line of a worker JVM: the JDK this JVM runs on, its class path and module path, the
+ * The command line of a worker JVM (or of any JVM that must see the same classes as this one: the
+ * tests start a parent JVM with it): the JDK this JVM runs on, its class path and module path, the
  * module options it was started with (so that the same modules resolve, with the same readability
  * and openness, tests patched into a module included), the library's own options, then the pool's.
  */
-final class Launcher {
+public final class Launcher {
 
     /** Module options this JVM was started with that a worker JVM needs too, to resolve the same modules. */
     private static final Set<String> MODULE_OPTIONS = Set.of("--add-opens", "--add-exports", "--add-reads", "--add-modules",
@@ -30,7 +31,7 @@ final class Launcher {
      * @param settings the pool's settings
      * @param mainClass the worker JVM's main class
      */
-    Launcher(Settings settings, Class<?> mainClass) {
+    public Launcher(Settings settings, Class<?> mainClass) {
         List<String> line = new ArrayList<>();
         line.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         line.addAll(inheritedModuleOptions());
@@ -88,7 +89,7 @@ final class Launcher {
      * @return the process
      * @throws IOException if it cannot be started
      */
-    Process start(List<String> arguments) throws IOException {
+    public Process start(List<String> arguments) throws IOException {
         List<String> line = new ArrayList<>(command);
         line.addAll(arguments);
         ProcessBuilder builder = new ProcessBuilder(line);
