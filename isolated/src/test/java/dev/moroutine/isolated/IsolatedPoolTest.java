@@ -13,13 +13,19 @@ import dev.moroutine.PoolOptions;
 import dev.moroutine.Task;
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.WorkerHandle;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -113,6 +119,50 @@ class IsolatedPoolTest {
         }
         assertEquals(List.of("1/1/" + worker, "1/2/" + worker, "1/3/" + worker), uses);
         assertEquals("closed 1 after 3 uses in " + worker, Files.readString(marker), "closed by close(), in the worker JVM");
+        assertTrue(ProcessHandle.of(worker).map(ProcessHandle::isAlive).isEmpty(), "close() returns once the JVM has exited");
+    }
+
+    @Test
+    void aWorkersOutputReachesThisJvmPrefixedWithItsName() throws Exception {
+        WorkerHandle worker = pool.workers().get(0);
+        String expected = "[" + worker.name() + "] hello from a worker JVM";
+        CountDownLatch seen = new CountDownLatch(1);
+        PrintStream original = System.out;
+        System.setOut(new PrintStream(original, true) {
+            @Override
+            public void println(String line) {
+                super.println(line);
+                if (expected.equals(line)) {
+                    seen.countDown();
+                }
+            }
+        });
+        try {
+            pool.run(assign(worker, Jobs.print.call("hello from a worker JVM")));
+            assertTrue(seen.await(30, TimeUnit.SECONDS), "forwarded: " + expected);
+        } finally {
+            System.setOut(original);
+        }
+    }
+
+    @Test
+    void terminateCancelsTheRunningTaskAndStopsItsJvm() throws Exception {
+        Pool doomed = Isolated.workers(1);
+        long worker = doomed.run(Jobs.pid.call());
+        try (ServerSocket gate = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            gate.setSoTimeout(60_000);
+            CompletableFuture<Integer> running = doomed.submit(Jobs.block.call(gate.getLocalPort()));
+            CompletableFuture<Integer> queued = doomed.submit(Jobs.square.call(2));
+            try (Socket started = gate.accept()) {
+                assertEquals(1, started.getInputStream().read());
+                doomed.terminate();
+                CancellationException cancelled = assertThrows(CancellationException.class, () -> running.get(30, TimeUnit.SECONDS));
+                assertTrue(cancelled.getCause().getMessage().endsWith(" was terminated while this task was running in the"
+                        + " worker's JVM (task dev.moroutine.isolated.Jobs#block)"), cancelled.getCause().getMessage());
+                assertTrue(queued.isCancelled());
+                ProcessHandle.of(worker).ifPresent(process -> process.onExit().orTimeout(30, TimeUnit.SECONDS).join());
+            }
+        }
     }
 
     @Test
