@@ -6,6 +6,7 @@ import dev.moroutine.internal.dispatch.WorkerGroup;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +22,8 @@ public final class IsolatedBackend implements WorkerPool.Backend {
 
     private final Settings settings;
     private final Launcher launcher;
-    private final Codec codec;
+    /** Built while the worker JVMs start, which are built the same way: both take a few hundred milliseconds. */
+    private final CompletableFuture<Codec> codec;
     private final List<String> typeNames;
     private final List<IsolatedWorker> workers = new CopyOnWriteArrayList<>();
     /** When the recent unexpected deaths happened ({@link System#nanoTime()}); guarded by itself. */
@@ -35,7 +37,8 @@ public final class IsolatedBackend implements WorkerPool.Backend {
     public IsolatedBackend(Settings settings) {
         this.settings = settings;
         this.launcher = new Launcher(settings, Child.class);
-        this.codec = new Codec(settings.types(), Math.max(2, Runtime.getRuntime().availableProcessors()));
+        this.codec = CompletableFuture.supplyAsync(() -> new Codec(settings.types(), Math.max(2, Runtime.getRuntime().availableProcessors())),
+                runnable -> Thread.ofPlatform().daemon().name("moroutine-isolated-codec").start(runnable));
         List<String> names = new ArrayList<>();
         for (Class<?> type : settings.types()) {
             names.add(type.getName());
@@ -59,6 +62,12 @@ public final class IsolatedBackend implements WorkerPool.Backend {
      */
     public void awaitReady() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.NANOSECONDS.convert(settings.startTimeout()) + TimeUnit.SECONDS.toNanos(5);
+        try {
+            codec.get();
+        } catch (ExecutionException failed) {
+            throw new IllegalStateException("the encoding of the pool's tasks could not be set up: " + failed.getCause(),
+                    failed.getCause());
+        }
         for (IsolatedWorker worker : workers) {
             try {
                 worker.ready().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -79,7 +88,7 @@ public final class IsolatedBackend implements WorkerPool.Backend {
     }
 
     Codec codec() {
-        return codec;
+        return codec.join();
     }
 
     /** The worker JVM's arguments: its name, index, stream high-water mark and the registered classes. */
