@@ -3,6 +3,9 @@ package dev.moroutine.isolated;
 import static dev.moroutine.Moroutine.workers;
 
 import dev.moroutine.Pool;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +27,7 @@ class IsolatedMeasureTest {
     private static final int ROUND_TRIPS = 50_000;
 
     @Test
-    void measure() {
+    void measure() throws IOException {
         long[] starts = new long[STARTS];
         for (int i = 0; i < STARTS; i++) {
             long start = System.nanoTime();
@@ -43,6 +46,11 @@ class IsolatedMeasureTest {
             LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(2));
             Duration after = ProcessHandle.of(child).orElseThrow().info().totalCpuDuration().orElseThrow();
             System.out.printf("CPU time of an idle worker JVM over 2 s: %d ms%n", after.minus(before).toMillis());
+            Path status = Path.of("/proc", Long.toString(child), "status");
+            if (Files.isReadable(status)) {
+                System.out.println("memory of a worker JVM after the round trips: " + Files.readAllLines(status).stream()
+                        .filter(line -> line.startsWith("VmRSS")).findFirst().orElse("VmRSS unknown").replaceAll("\\s+", " "));
+            }
         }
         try (Pool pool = workers(1)) {
             report("thread", pool);
