@@ -15,12 +15,19 @@ import java.util.concurrent.TimeUnit;
 public non-sealed interface Worker extends WorkerHandle {
 
     /**
-     * Queues an execution, or refuses it. Never blocks, takes no lock. The worker runs its
-     * executions one at a time, in the order they were queued, and completes every one it accepted
-     * exactly once (run, failed, or cancelled when it stops).
+     * Queues an execution, or refuses it. Never blocks, takes no lock. It first calls
+     * {@link Execution#sentTo} (which records the worker, and refuses an execution that would wait
+     * for itself there), and {@link Execution#admitted} once it accepts the execution, before
+     * queueing it. The worker runs its executions one at a time, in the order they were queued, and
+     * completes every one it accepted exactly once (run, failed, or cancelled when it stops), also
+     * one whose run rethrew a {@link VirtualMachineError} without completing it. A run's
+     * bookkeeping ({@code Execution.run}'s {@code beforeCompletion}) takes it out of
+     * {@link #activeCount()} before its future completes, so whoever sees a task complete sees the
+     * count without it.
      *
      * @param execution the execution
-     * @throws java.util.concurrent.RejectedExecutionException if the worker no longer accepts tasks
+     * @throws java.util.concurrent.RejectedExecutionException if the worker no longer accepts tasks;
+     *     the message begins with the reason it was given to stop and names the task
      */
     void dispatch(Execution<?> execution);
 
@@ -35,6 +42,7 @@ public non-sealed interface Worker extends WorkerHandle {
     /**
      * Interrupts the run in progress. Called only from an execution's stop hand-shake (see
      * {@link Execution}), which guarantees that the run it means is still this worker's current one.
+     * The worker clears the interrupt when the run has returned, so that it never reaches the next one.
      */
     void interruptRun();
 
@@ -46,7 +54,8 @@ public non-sealed interface Worker extends WorkerHandle {
     SpinBudget callerSpin();
 
     /**
-     * The pool this worker belongs to.
+     * The pool this worker belongs to: the very group its backend was started with, by which the
+     * pool tells its own workers from another pool's.
      *
      * @return the pool's settings, or null for a moroutine's dedicated worker
      */
@@ -61,7 +70,8 @@ public non-sealed interface Worker extends WorkerHandle {
     void drain(String reason);
 
     /**
-     * Immediate stop: executions queued or running are cancelled, the running one interrupted.
+     * Immediate stop: executions queued or running are cancelled (with messages that begin with
+     * {@code reason}), the running one interrupted.
      *
      * @param reason why, for the messages of cancelled executions
      */
