@@ -108,6 +108,36 @@ class FaultTest {
         assertNotEquals(before, pool.run(assign(worker, Jobs.pid.call())));
     }
 
+    /**
+     * Tasks stream in while the JVM is killed: they are settled, and the worker goes on. (Once,
+     * ringing the doorbell of a JVM that had just died failed the worker's pump: see DoorbellTest.)
+     */
+    @Test
+    void tasksSentWhileTheJvmIsKilledAreSettledAndTheWorkerGoesOn() throws Exception {
+        WorkerHandle worker = pool.workers().get(0);
+        long before = pool.run(assign(worker, Jobs.pid.call()));
+        try (ServerSocket gate = gate()) {
+            CompletableFuture<Integer> blocked = pool.submit(assign(worker, Jobs.block.call(gate.getLocalPort())));
+            CompletableFuture<List<CompletableFuture<Integer>>> streaming = CompletableFuture.supplyAsync(() -> {
+                List<CompletableFuture<Integer>> sent = new ArrayList<>();
+                for (int i = 0; i < 5_000; i++) {
+                    sent.add(pool.submit(assign(worker, Jobs.square.call(i % 100))));
+                }
+                return sent;
+            });
+            try (Socket started = gate.accept()) {
+                assertEquals(1, started.getInputStream().read());
+                ProcessHandle.of(before).orElseThrow().destroyForcibly();
+                diedOf(blocked);
+            }
+            List<CompletableFuture<Integer>> sent = streaming.get(60, TimeUnit.SECONDS);
+            for (int i = 0; i < sent.size(); i++) {
+                assertEquals((i % 100) * (i % 100), sent.get(i).get(60, TimeUnit.SECONDS), "task " + i);
+            }
+        }
+        assertNotEquals(before, pool.run(assign(worker, Jobs.pid.call())));
+    }
+
     @Test
     void aTaskTimeoutCountsFromTheTaskStartThenKillsAndReplacesTheJvm() throws Exception {
         WorkerHandle worker = pool.workers().get(1);

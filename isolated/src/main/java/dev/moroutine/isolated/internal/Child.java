@@ -240,12 +240,8 @@ public final class Child implements Codec.Calls {
         replies.buffer().putLong(at, seq);
         replies.buffer().putBytes(at + Long.BYTES, payload);
         replies.commit(at);
-        if (shared.mustRing(SharedFile.Side.PARENT)) {
-            try {
-                Doorbell.ring(socket);
-            } catch (IOException parentGone) {
-                Runtime.getRuntime().halt(1);
-            }
+        if (shared.mustRing(SharedFile.Side.PARENT) && !Doorbell.ring(socket)) {
+            Runtime.getRuntime().halt(1); // the parent is gone
         }
     }
 }

@@ -21,9 +21,18 @@ final class Doorbell {
 
     private Doorbell() {}
 
-    /** Rings: one byte. {@link SocketChannel}s may be written by several threads. */
-    static void ring(SocketChannel socket) throws IOException {
-        socket.write(ByteBuffer.wrap(new byte[] {1}));
+    /**
+     * Rings: one byte. {@link SocketChannel}s may be written by several threads.
+     *
+     * @return {@code false} if the socket has ended: the other side is gone or going
+     */
+    static boolean ring(SocketChannel socket) {
+        try {
+            socket.write(ByteBuffer.wrap(new byte[] {1}));
+            return true;
+        } catch (IOException ended) {
+            return false;
+        }
     }
 
     /**

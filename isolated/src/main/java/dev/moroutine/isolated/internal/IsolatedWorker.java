@@ -445,7 +445,7 @@ public final class IsolatedWorker implements Worker {
     }
 
     /** Moves tasks from the outbox (after those put back) into the request ring while it has room. */
-    private boolean send() throws IOException {
+    private boolean send() {
         boolean sent = false;
         RingBuffer requests = child.shared().requests();
         for (Entry entry; (entry = retry.isEmpty() ? outbox.poll() : retry.pollFirst()) != null; ) {
@@ -469,14 +469,14 @@ public final class IsolatedWorker implements Worker {
             }
             sent = true;
         }
-        if (sent && child.shared().mustRing(SharedFile.Side.CHILD)) {
-            Doorbell.ring(child.socket());
+        if (sent && child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+            socketEnded = true; // the JVM is dying: the loop sees to it
         }
         return sent;
     }
 
     /** Sends a message without a task; {@code false} if the ring is full. */
-    private boolean write(int type) throws IOException {
+    private boolean write(int type) {
         RingBuffer requests = child.shared().requests();
         int at = requests.tryClaim(type, Long.BYTES);
         if (at < 0) {
@@ -484,8 +484,8 @@ public final class IsolatedWorker implements Worker {
         }
         requests.buffer().putLong(at, 0);
         requests.commit(at);
-        if (child.shared().mustRing(SharedFile.Side.CHILD)) {
-            Doorbell.ring(child.socket());
+        if (child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+            socketEnded = true;
         }
         return true;
     }
