@@ -82,6 +82,13 @@ class CrossingTest {
     }
 
     @Test
+    void anExceptionThatCannotBeMadeAgainPrintsAsTheOriginal() {
+        TaskFailedException failed = assertThrows(TaskFailedException.class, () -> pool.run(Jobs.odd.call()));
+        assertEquals("dev.moroutine.isolated.Jobs$OddException: odd 42", failed.getCause().toString());
+        assertEquals("odd 42", failed.getCause().getMessage());
+    }
+
+    @Test
     void aStreamArgumentIsNotSupportedYet() {
         String message = refused(UnsupportedOperationException.class, () -> pool.submit(Jobs.count.call(Jobs.countUp.call(3))));
         assertTrue(message.startsWith("argument 1 of task dev.moroutine.isolated.Jobs#count is a stream ("), message);

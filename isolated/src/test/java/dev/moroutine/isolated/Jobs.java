@@ -14,6 +14,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -116,6 +117,33 @@ public final class Jobs {
     public static final Mo2<String, Integer, Integer> record = mo((file, number) -> {
         Files.writeString(Path.of(file), number + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         return number;
+    });
+
+    /** Says it started, like {@link #block}, then waits until it is interrupted. */
+    public static final Mo1<Integer, String> awaitInterrupt = mo(port -> {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.getOutputStream().write(1);
+        }
+        try {
+            new CountDownLatch(1).await();
+            return "never";
+        } catch (InterruptedException e) {
+            System.out.println("interrupted in " + ProcessHandle.current().pid());
+            throw e;
+        }
+    });
+
+    /** An exception that the caller's side cannot make again: no constructor takes a message. */
+    public static final class OddException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public OddException(int code) {
+            super("odd " + code);
+        }
+    }
+
+    public static final Mo0<String> odd = mo(() -> {
+        throw new OddException(42);
     });
 
     public static final Mo1<String, String> print = mo(line -> {
