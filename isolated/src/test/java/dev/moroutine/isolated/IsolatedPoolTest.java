@@ -146,6 +146,23 @@ class IsolatedPoolTest {
     }
 
     @Test
+    void cancellingATaskInterruptsItInItsJvmWhichGoesOn() throws Exception {
+        WorkerHandle worker = pool.workers().get(1);
+        long before = pool.run(assign(worker, Jobs.pid.call()));
+        try (ServerSocket gate = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            gate.setSoTimeout(60_000);
+            CompletableFuture<String> waiting = pool.submit(assign(worker, Jobs.awaitInterrupt.call(gate.getLocalPort())));
+            try (Socket started = gate.accept()) {
+                assertEquals(1, started.getInputStream().read(), "the task has started");
+            }
+            assertTrue(waiting.cancel(true));
+            // The worker is free again, in the same JVM: only an interrupted task lets this run.
+            assertEquals(before, pool.submit(assign(worker, Jobs.pid.call())).get(60, TimeUnit.SECONDS));
+            assertEquals(0, worker.activeCount());
+        }
+    }
+
+    @Test
     void terminateCancelsTheRunningTaskAndStopsItsJvm() throws Exception {
         Pool doomed = Isolated.workers(1);
         long worker = doomed.run(Jobs.pid.call());

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -33,8 +34,10 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * the same key, so the worker's cache hits) and dispatches it to the worker thread. With nothing to
  * read it spins briefly, then blocks reading the doorbell socket (see {@link SharedFile}). The
  * worker thread writes each reply to the reply ring as it completes the task, before it takes the
- * next one, and rings the parent's doorbell if the parent's pump sleeps; a task the reader could
- * not decode is answered by the reader. A daemon thread reads stdin, which nothing ever writes:
+ * next one, and rings the parent's doorbell if the parent's pump sleeps. The reader answers a task
+ * it could not decode, and one it cancels when the parent asks ({@link #CANCEL}): it cancels the
+ * execution as a thread pool's caller would, which interrupts the run and fires its signals, and
+ * writes the answer while completing it. A daemon thread reads stdin, which nothing ever writes:
  * its end means the parent is gone, and the JVM halts at once.
  *
  * <p>The protocol never uses stdout or stderr: both are the user's, forwarded by the parent.
@@ -47,6 +50,8 @@ public final class Child implements Codec.Calls {
     static final int STOP = 2;
     /** Request: cancel the tasks, interrupting the running one, close the task-arg values and exit. */
     static final int TERMINATE = 3;
+    /** Request: cancel one task (its future was cancelled in the parent), interrupting it if it runs. */
+    static final int CANCEL = 4;
     /** Reply: the task's result. Each reply's payload is the sequence number, then its own. */
     static final int RESULT = 1;
     /** Reply: the task's failure, a {@link RemoteFailure}. */
@@ -68,6 +73,8 @@ public final class Child implements Codec.Calls {
     // The reader's own.
     private final Map<String, Definition> definitions = new HashMap<>();
     private final Map<Long, Invocation> taskArgs = new HashMap<>();
+    /** The tasks not answered yet, by sequence number: added by the reader, removed by whoever completes them. */
+    private final Map<Long, Execution<Object>> unanswered = new ConcurrentHashMap<>();
     private int stop;
 
     private Child(String name, Codec codec, SharedFile shared, SocketChannel socket, ThreadWorker worker) {
@@ -172,11 +179,18 @@ public final class Child implements Codec.Calls {
     }
 
     private void onRequest(int type, MutableDirectBuffer buffer, int index, int length) {
+        long seq = buffer.getLong(index);
+        if (type == CANCEL) {
+            Execution<Object> execution = unanswered.get(seq);
+            if (execution != null) {
+                execution.cancel(true); // answered from here, by the completion; see IsolatedWorker's "Death"
+            }
+            return;
+        }
         if (type != RUN) {
             stop = type;
             return;
         }
-        long seq = buffer.getLong(index);
         byte[] request = new byte[length - Long.BYTES];
         buffer.getBytes(index + Long.BYTES, request);
         Invocation invocation;
@@ -187,6 +201,7 @@ public final class Child implements Codec.Calls {
             return;
         }
         Execution<Object> execution = new Execution<>(invocation, null);
+        unanswered.put(seq, execution);
         execution.whenComplete((value, failure) -> answer(seq, execution, value, failure));
         try {
             worker.dispatch(execution);
@@ -207,6 +222,7 @@ public final class Child implements Codec.Calls {
 
     /** On the thread that completed the task: the worker's, but for a refusal or a cancellation. */
     private void answer(long seq, Execution<Object> execution, Object value, Throwable failure) {
+        unanswered.remove(seq);
         if (failure == null) {
             byte[] encoded;
             try {

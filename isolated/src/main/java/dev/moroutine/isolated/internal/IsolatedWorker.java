@@ -49,7 +49,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once
  * (its worker thread writes the reply while completing the task, before it takes the next). So of
  * the tasks sent and not answered, in order, only the first can have started: the pump treats it as
- * running. A task's timeout is counted from the moment it becomes that first one (sent to an idle
+ * running. A task cancelled from outside ({@code cancel(…)} on its future) is reported by a
+ * completion action to the pump, which sends {@link Child#CANCEL}; the child cancels its own
+ * execution, interrupting the run, and answers from its reader thread, so the task after a
+ * cancelled one may start before that answer is written. A task's timeout is counted from the moment it becomes that first one (sent to an idle
  * JVM, or the one before it answered), which is when the child starts it, to within the wake-up of
  * the pump. When it runs out, the timer fails the task with a {@link TimeoutException} and the pump
  * kills the JVM, unless the answer came first.
@@ -57,8 +60,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * <h2>Death</h2>
  * When the JVM dies (its socket ends; its exit is also watched), the pump reads the replies it
  * wrote before dying, fails the first unanswered task with a {@link WorkerDiedException} naming the
- * task, the exit status and the last lines of the JVM's output, puts the others back, in order,
- * ahead of the outbox (none of them started), and starts a new JVM, which gets them first. An
+ * task, the exit status and the last lines of the JVM's output (and the one after it, and so on, while
+ * the failed one is a task it asked the child to cancel), puts the others back, in order, ahead of
+ * the outbox (none of them started), and starts a new JVM, which gets them first. An
  * unexpected death counts towards the pool's crash limit ({@link IsolatedBackend#died}); a JVM
  * killed for a timeout does not.
  *
@@ -109,6 +113,8 @@ public final class IsolatedWorker implements Worker {
     private final WorkerGroup group;
     private final IsolatedBackend backend;
     private final MpscUnboundedAtomicArrayQueue<Entry> outbox = new MpscUnboundedAtomicArrayQueue<>(64);
+    /** Tasks cancelled from outside ({@code cancel(…)} on their future): the pump asks the child to stop them. */
+    private final MpscUnboundedAtomicArrayQueue<Entry> cancelled = new MpscUnboundedAtomicArrayQueue<>(16);
     private final SpinBudget idleSpin = new SpinBudget(IDLE_SPIN_NANOS);
     private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -147,6 +153,10 @@ public final class IsolatedWorker implements Worker {
         final long timeoutNanos;
         long seq;
         ScheduledFuture<?> timer;
+        /** The pump asked the child to cancel it: the task after it may have started before its answer was written. */
+        boolean cancelSent;
+        /** Written by the pump; read by a canceller, which only skips work when it sees it. */
+        volatile boolean settled;
         volatile boolean timedOut;
 
         Entry(Execution<?> execution, byte[] request, long timeoutNanos) {
@@ -196,7 +206,18 @@ public final class IsolatedWorker implements Worker {
             throw new RejectedExecutionException(stopReason + ", so " + name + " cannot run " + invocation);
         }
         execution.admitted();
-        outbox.offer(new Entry(execution, request, timeoutNanos(invocation)));
+        Entry entry = new Entry(execution, request, timeoutNanos(invocation));
+        execution.whenComplete((ignored, failure) -> {
+            if (failure instanceof CancellationException && !entry.settled) { // not the pump's own cancelling
+                cancelled.offer(entry);
+                wake();
+            }
+        });
+        outbox.offer(entry);
+        wake();
+    }
+
+    private void wake() {
         if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
             selector.wakeup();
         }
@@ -214,7 +235,8 @@ public final class IsolatedWorker implements Worker {
 
     /**
      * Never called: the stop hand-shake that calls it runs only for executions run in this JVM, and
-     * these run in the child. A timeout kills the child instead.
+     * these run in the child. A cancelled task is stopped by the child's own hand-shake (see the
+     * class comment); a timeout kills the child.
      */
     @Override
     public void interruptRun() {}
@@ -401,8 +423,9 @@ public final class IsolatedWorker implements Worker {
                 return;
             }
             busy |= send();
+            busy |= sendCancels();
             if (lifecycle == DRAINING && !stopSent && settled == admitted) {
-                stopSent = write(Child.STOP);
+                stopSent = write(Child.STOP, 0);
                 busy = true;
             }
             if (!busy) {
@@ -412,7 +435,8 @@ public final class IsolatedWorker implements Worker {
     }
 
     private boolean hasWork() {
-        return !outbox.isEmpty() || !retry.isEmpty() || child.shared().replies().size() > 0 || exited || overtime;
+        return !outbox.isEmpty() || !retry.isEmpty() || !cancelled.isEmpty() || child.shared().replies().size() > 0 || exited
+                || overtime;
     }
 
     private void idle() throws IOException {
@@ -475,14 +499,33 @@ public final class IsolatedWorker implements Worker {
         return sent;
     }
 
-    /** Sends a message without a task; {@code false} if the ring is full. */
-    private boolean write(int type) {
+    /**
+     * Asks the child to stop the tasks cancelled from outside that it has not answered yet: it
+     * cancels its own execution, which interrupts the run and fires its signals, as on a thread.
+     */
+    private boolean sendCancels() {
+        boolean sent = false;
+        for (Entry entry; (entry = cancelled.peek()) != null; ) {
+            if (entry.seq != 0 && !entry.settled && !entry.cancelSent && inFlight.contains(entry)) {
+                if (!write(Child.CANCEL, entry.seq)) {
+                    break; // the ring is full: again after the replies
+                }
+                entry.cancelSent = true;
+                sent = true;
+            }
+            cancelled.poll(); // not sent yet (skipped when it comes), or already answered
+        }
+        return sent;
+    }
+
+    /** Sends a message about a task (0: none); {@code false} if the ring is full. */
+    private boolean write(int type, long seq) {
         RingBuffer requests = child.shared().requests();
         int at = requests.tryClaim(type, Long.BYTES);
         if (at < 0) {
             return false;
         }
-        requests.buffer().putLong(at, 0);
+        requests.buffer().putLong(at, seq);
         requests.commit(at);
         if (child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
             socketEnded = true;
@@ -568,6 +611,7 @@ public final class IsolatedWorker implements Worker {
     }
 
     private void settle(Entry entry) {
+        entry.settled = true;
         if (entry.timer != null) {
             entry.timer.cancel(false);
         }
@@ -593,11 +637,14 @@ public final class IsolatedWorker implements Worker {
         String aftermath = expected ? "the worker was stopping, so it was not replaced"
                 : crash != null ? crash
                 : "a new JVM replaces it";
-        Entry head = inFlight.pollFirst();
-        if (head != null) {
-            settle(head);
-            head.execution.completeExceptionally(new WorkerDiedException(name + "'s JVM " + how + " while running "
-                    + head.execution.invocation() + "; " + aftermath + ". " + dead.lastOutput(), null));
+        // The first unanswered task may have started; so may the one after a task the child was asked
+        // to cancel, since the child answers a cancellation from its reader, beside the worker thread.
+        for (boolean mayHaveStarted = true; mayHaveStarted && !inFlight.isEmpty(); ) {
+            Entry started = inFlight.pollFirst();
+            settle(started);
+            started.execution.completeExceptionally(new WorkerDiedException(name + "'s JVM " + how + " while running "
+                    + started.execution.invocation() + "; " + aftermath + ". " + dead.lastOutput(), null));
+            mayHaveStarted = started.cancelSent;
         }
         for (Iterator<Entry> it = inFlight.descendingIterator(); it.hasNext(); ) {
             Entry unstarted = it.next();
@@ -631,7 +678,7 @@ public final class IsolatedWorker implements Worker {
     /** Forced stop: everything not answered is cancelled (or failed, in a crash loop); the JVM is asked to stop, then killed. */
     private void terminate() throws IOException {
         abandonAll();
-        write(Child.TERMINATE);
+        write(Child.TERMINATE, 0);
         long deadline = System.nanoTime() + STOP_GRACE.toNanos();
         while (child.process().isAlive() && !socketEnded) {
             long left = deadline - System.nanoTime();
