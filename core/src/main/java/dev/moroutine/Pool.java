@@ -44,6 +44,8 @@ public interface Pool extends AutoCloseable {
     /**
      * Runs a task on a worker of this pool and waits for its result. The wait spins briefly on a
      * platform thread, then parks; it is safe on virtual threads and does not respond to interrupts.
+     * A {@link dev.moroutine.stream.Channel} runs on no worker: as its {@code join()} does, this
+     * attaches a consumer on the calling thread and returns its end.
      *
      * @param task the task
      * @param <R> the result type
@@ -53,8 +55,7 @@ public interface Pool extends AutoCloseable {
      * @throws java.util.concurrent.CancellationException if the task was stopped from outside before
      *     it finished: its pool was terminated or ran out of shutdown time
      * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
-     * @throws IllegalArgumentException if the task is assigned to a worker of another pool, or was
-     *     not made by a moroutine
+     * @throws IllegalArgumentException if the task is assigned to a worker of another pool
      * @throws IllegalStateException if called from a task on the very worker the task is sent to,
      *     where it would wait for itself forever
      * @throws NullPointerException if {@code task} is null
@@ -62,7 +63,8 @@ public interface Pool extends AutoCloseable {
     <R> R run(Task<R> task);
 
     /**
-     * Sends a task to a worker of this pool without waiting.
+     * Sends a task to a worker of this pool without waiting. A {@link dev.moroutine.stream.Channel}
+     * runs on no worker: this attaches a consumer on the calling thread, as its {@code future()} does.
      *
      * @param task the task
      * @param <R> the result type
@@ -72,8 +74,7 @@ public interface Pool extends AutoCloseable {
      *     Cancelling it before the task starts skips the task; {@code cancel(true)} interrupts a
      *     running one (see {@link Task#future()})
      * @throws java.util.concurrent.RejectedExecutionException if the pool is closed
-     * @throws IllegalArgumentException if the task is assigned to a worker of another pool, or was
-     *     not made by a moroutine
+     * @throws IllegalArgumentException if the task is assigned to a worker of another pool
      * @throws NullPointerException if {@code task} is null
      */
     <R> CompletableFuture<R> submit(Task<R> task);
@@ -82,7 +83,8 @@ public interface Pool extends AutoCloseable {
      * Sends every task, then waits for all of them and returns their results in the order of
      * {@code tasks}. If some fail, it still waits for the rest, then throws for the first failure
      * in list order, with the other failures attached as suppressed exceptions. When it throws, it
-     * first closes the live streams it opened for stream tasks, which nobody else could close.
+     * first closes the live streams it opened for stream tasks and channels (whose consumers attach
+     * on the calling thread), which nobody else could close.
      *
      * @param tasks the tasks
      * @param <R> the common result type

@@ -20,7 +20,8 @@ import dev.moroutine.Task;
  * <p>A consumer must not run on the worker that runs the source (a source assigned to that worker,
  * or a call of the consumer's own moroutine on its dedicated worker): it would wait for items the
  * source can only produce after it. Such a consumer is refused with an
- * {@link IllegalStateException} when it is sent to that worker, and the channel fails: every
+ * {@link IllegalStateException} when it is sent to that worker (a task-arg that consumes it: when
+ * it runs there), and the channel fails: every
  * other consumer gets the same error (as the cause of a {@link dev.moroutine.TaskFailedException}).
  *
  * <p>As a {@link Task}, {@link #join()} attaches a consumer on the calling thread, and so do a

@@ -172,7 +172,8 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
     /**
      * Builds this call's execution, binding the endpoints among its arguments (reserving channel
      * ends), without sending it anywhere yet: a batch builds all of its executions first, so that
-     * no consumer can drain a channel before the batch's other consumers of it have attached.
+     * a consumer that drains a channel before another of the batch attaches (when its worker admits
+     * it) leaves that one no items rather than a refusal for an ended channel.
      *
      * @param group the pool it will run on, whose settings hold for streams the call sets none for; null for none
      * @return the execution, ready to send
@@ -248,11 +249,14 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
         return execution;
     }
 
-    /** Hands an execution to a worker; if refused, fails it, so what it attached is released. */
+    /**
+     * Hands an execution to a worker; if refused, fails it, so what it attached is released. An
+     * Error (a distributor thread that cannot start while its channel end attaches) refuses it too.
+     */
     static void dispatch(Worker worker, Execution<?> execution) {
         try {
             worker.dispatch(execution);
-        } catch (RuntimeException refused) {
+        } catch (RuntimeException | Error refused) {
             execution.completeExceptionally(refused);
             throw refused;
         }

@@ -149,8 +149,9 @@ public final class WorkerPool implements Pool, WorkerGroup {
         List<CompletableFuture<? extends R>> futures = new ArrayList<>(tasks.size());
         RuntimeException failure = null;
         try {
-            // Every execution is built, so every channel end attached, before the first is sent: a
-            // consumer cannot drain a channel before the other consumers of the batch attach to it.
+            // Every execution is built, so every channel end reserved (a caller's end attached), before
+            // the first is sent: a consumer that drains a channel first leaves the others no items,
+            // never a refusal for an ended channel.
             for (Task<? extends R> task : tasks) {
                 prepared.add(task instanceof Call<? extends R> call ? call.prepare(this) : Call.Prepared.attached(task));
             }

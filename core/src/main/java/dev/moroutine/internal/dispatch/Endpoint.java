@@ -7,6 +7,8 @@ package dev.moroutine.internal.dispatch;
  * function receives on the worker's side. Dispatch calls the binding's steps in order:
  * {@link Binding#sentTo}, {@link Binding#admitted}, {@link Binding#open} and {@link Binding#closeAfterRun}
  * on the worker, and {@link Binding#completed} once the execution completes, whether it ran or not.
+ * A task-arg's endpoints are bound on the worker that resolves it, which is never dispatched: they
+ * skip {@link Binding#admitted}, and are completed when the task-arg's run ends.
  */
 public interface Endpoint {
 
@@ -23,7 +25,7 @@ public interface Endpoint {
     interface Binding {
 
         /**
-         * The execution is about to be queued on {@code worker}.
+         * The execution is about to be queued on {@code worker} (a task-arg's: to run there).
          *
          * @param worker where
          * @throws IllegalStateException if the execution must not run there (it would wait for itself)

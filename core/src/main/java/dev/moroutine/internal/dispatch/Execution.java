@@ -147,13 +147,18 @@ public final class Execution<R> extends CompletableFuture<R> {
      */
     public void sentTo(Worker target) {
         if (bindings != null) {
-            for (Endpoint.Binding binding : bindings) {
-                if (binding != null) {
-                    binding.sentTo(target); // before it is queued where it would wait for itself
-                }
-            }
+            sentTo(bindings, target); // before it is queued where it would wait for itself
         }
         worker = target;
+    }
+
+    /** Tells each binding where its task runs; one may refuse (it would wait for itself there). */
+    static void sentTo(Endpoint.Binding[] bindings, Worker target) {
+        for (Endpoint.Binding binding : bindings) {
+            if (binding != null) {
+                binding.sentTo(target);
+            }
+        }
     }
 
     /**

@@ -8,7 +8,12 @@ import java.util.concurrent.TimeUnit;
  * connection next) implements this interface and nothing else; the pool, calls, executions and
  * streams reach workers only through it. An {@link Execution} crosses it as a value: its
  * {@link Invocation} (the moroutine's id and arguments) and, for each argument that is a stream,
- * an {@link Endpoint}, which the backend binds on its own side.
+ * an {@link Endpoint}, whose {@link Endpoint.Binding} the execution made when it was built. The
+ * thread backend runs an execution in this package ({@code Execution.run}, which opens those
+ * bindings on the worker); a backend in another process instead sends the invocation and completes
+ * the execution with the answer. A backend outside this package cannot yet run an execution
+ * in-process, nor carry a stream endpoint across a process: both come with the first backend that
+ * needs them.
  *
  * <p>Implementations are thread-safe: any thread may dispatch, stop, or read a worker.
  */

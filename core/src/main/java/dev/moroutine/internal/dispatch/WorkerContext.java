@@ -47,6 +47,8 @@ final class WorkerContext implements AutoCloseable {
                 } else if (arg instanceof StreamArg) {
                     if (opened == null) {
                         opened = Execution.bindAll(invocation, null);
+                        // A task-arg is never dispatched, but its streams may refuse this worker all the same.
+                        Execution.sentTo(opened, worker);
                     }
                     if (resolved == args) {
                         resolved = args.clone();

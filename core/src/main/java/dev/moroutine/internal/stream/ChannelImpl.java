@@ -45,7 +45,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <h2>A consumer on the source's worker</h2>
  * It would wait for itself: whichever of the two that worker runs first, the other waits behind it
  * (a producer blocks at its high-water mark). So such a consumer is refused when it is dispatched
- * (the binding's {@code sentTo}, before it is queued) or when it joins on that worker, and the
+ * (the binding's {@code sentTo}, before it is queued; a task-arg's, before it runs there) or when it
+ * joins on that worker, and the
  * channel fails: {@code misuse} is set, then the source's live stream is closed and the distributor
  * woken; the distributor, which publishes {@code sourceStream} before it reads {@code misuse} each
  * item, stops and fails every pipe with that error, so no consumer waits for items that will not come.
