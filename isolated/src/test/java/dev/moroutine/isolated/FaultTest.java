@@ -32,6 +32,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -204,7 +205,11 @@ class FaultTest {
         }
     }
 
-    @Test
+    /**
+     * Repeated: its output was lost now and then (2 runs in 40), when the kill that follows a failed
+     * start closed the pipes before the forwarders had read them.
+     */
+    @RepeatedTest(20)
     void aJvmThatCannotStartFailsThePoolWithItsOutput() {
         IllegalStateException failed = assertThrows(IllegalStateException.class,
                 () -> Isolated.workers(1, IsolatedOptions.defaults().withJvmOptions("-XX:+NoSuchOption")).close());

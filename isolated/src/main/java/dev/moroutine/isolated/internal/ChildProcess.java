@@ -159,7 +159,15 @@ final class ChildProcess implements AutoCloseable {
         if (killedBecause == null) {
             killedBecause = because;
         }
-        process.destroyForcibly();
+        signalKill();
+    }
+
+    /**
+     * Through the process's handle: {@link Process#destroyForcibly()} also closes this side of its
+     * output pipes, and the forwarders would lose the lines not read yet, often the last ones.
+     */
+    private void signalKill() {
+        process.toHandle().destroyForcibly();
     }
 
     /** Why this JVM was killed on purpose; null if it died by itself. */
@@ -174,7 +182,7 @@ final class ChildProcess implements AutoCloseable {
     void awaitExit(Duration patience) {
         try {
             if (!process.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
+                signalKill();
                 process.waitFor();
             }
             for (Thread forwarder : forwarders) {
