@@ -194,6 +194,10 @@ class DedicatedIdleTest {
         List<CompletableFuture<Thread>> futures = new ArrayList<>();
         Thread last = null;
         for (int i = 0; i < calls; i++) {
+            if (i == calls / 2) { // at least one retirement between calls, however fast they come
+                last.join(10_000);
+                assertFalse(last.isAlive(), "the idle thread retires");
+            }
             if (i % 2 == 0) {
                 last = use.call(resource).future().get(10, TimeUnit.SECONDS);
             } else {

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -168,6 +169,59 @@ class MapStoppingTest {
             }
         }
         assertEquals(1, ran.get(), "map's task that had not started was cancelled");
+    }
+
+    /**
+     * A close from another thread while the consumer was pulling a task from the source used to
+     * miss that task: it was submitted after the close cancelled what was in flight, so it ran, and
+     * the consumer waited for it instead of ending.
+     */
+    @RepeatedTest(5)
+    void closingAMapWhileItsConsumerPullsATaskEndsTheStreamWithoutRunningThatTask() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        AtomicInteger ran = new AtomicInteger();
+        CompletableFuture<Void> pulling = new CompletableFuture<>();
+        CountDownLatch closed = new CountDownLatch(1);
+        Iterator<Task<Integer>> closedWhilePulled = new Iterator<>() {
+            private boolean pulled;
+
+            @Override
+            public boolean hasNext() {
+                return !pulled;
+            }
+
+            @Override
+            public Task<Integer> next() {
+                pulled = true;
+                pulling.complete(null);
+                try {
+                    assertTrue(closed.await(10, TimeUnit.SECONDS), "the stream was not closed");
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                return gated.call(gate, ran);
+            }
+        };
+        try (Pool pool = workers(1)) {
+            LiveStream<Integer> results = map(pool, closedWhilePulled, 1);
+            CompletableFuture<Object> outcome = new CompletableFuture<>();
+            Thread.ofPlatform().start(() -> {
+                try {
+                    outcome.complete(results.toList());
+                } catch (Throwable e) {
+                    outcome.complete(e);
+                }
+            });
+            try {
+                pulling.get(10, TimeUnit.SECONDS);
+                results.close();
+                closed.countDown();
+                assertEquals(List.of(), outcome.get(10, TimeUnit.SECONDS), "the consumer's stream ends at once");
+            } finally {
+                gate.countDown();
+            }
+        }
+        assertEquals(0, ran.get(), "the task pulled while the map was being closed did not run");
     }
 
     /** Waits until map's first task runs: its consumer is then waiting for results, or about to. */

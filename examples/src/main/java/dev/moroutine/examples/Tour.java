@@ -9,6 +9,7 @@ import dev.moroutine.examples.nonblocking.NonBlockingExample;
 import dev.moroutine.examples.parallelbatch.ParallelBatchExample;
 import dev.moroutine.examples.pipeline.PipelineExample;
 import dev.moroutine.examples.primes.PrimesExample;
+import dev.moroutine.examples.serve.ServeExample;
 import dev.moroutine.examples.sharedstate.SharedStateExample;
 import dev.moroutine.examples.sqlite.SqliteExample;
 import dev.moroutine.examples.workeraffinity.WorkerAffinityExample;
@@ -51,7 +52,8 @@ public final class Tour {
             new Example("sharedstate", SharedStateExample::main),
             new Example("pipeline", PipelineExample::main),
             new Example("channelfanout", ChannelFanoutExample::main),
-            new Example("boundedmap", BoundedMapExample::main));
+            new Example("boundedmap", BoundedMapExample::main),
+            new Example("serve", ServeExample::main));
 
     /**
      * Runs the tour.

@@ -25,7 +25,11 @@ import java.util.concurrent.LinkedBlockingQueue;
  * result, and before a task's failure is reported, which the abort may have caused) the stream
  * simply ends. An interrupt of the waiting consumer cancels what is in flight and throws
  * {@link CancellationException}, keeping the interrupt status. Closing the stream cancels what is
- * in flight, and a consumer waiting then (closed from another thread) sees the stream end.
+ * in flight, and a consumer waiting then (closed from another thread) sees the stream end. A close
+ * from another thread while the consumer submits tasks may miss a task it is adding: the consumer
+ * adds each task to {@code inFlight} before it reads {@code cancelled}, and the close sets
+ * {@code cancelled} before it reads {@code inFlight}, so whatever the close misses, the consumer
+ * cancels itself (and it submits nothing once it sees the close).
  * Cancelling skips tasks that have not started; running ones finish on their workers.
  *
  * <p>A task's failure also cancels what is in flight; it is thrown by {@code next()} then and at
@@ -47,6 +51,8 @@ public final class MapSource implements ItemSource {
     private volatile boolean cancelled;
     /** What the last next() threw for a task's failure, thrown again by every later one; the consumer's only. */
     private RuntimeException failed;
+    /** Whether next() has returned END because every task was done: the source is not asked again. The consumer's only. */
+    private boolean ended;
 
     MapSource(Pool pool, Iterator<? extends Task<?>> tasks, int concurrency, Signal signal) {
         this.pool = pool;
@@ -83,18 +89,27 @@ public final class MapSource implements ItemSource {
 
     @Override
     public Object next() {
-        if (cancelled || aborted()) {
+        if (ended || cancelled || aborted()) {
             return END;
         }
         if (failed != null) {
             throw failed;
         }
-        while (inFlight.size() < concurrency && tasks.hasNext()) {
-            CompletableFuture<?> future = pool.submit(Objects.requireNonNull(tasks.next(), "a task of map's source is null"));
+        while (!cancelled && inFlight.size() < concurrency && tasks.hasNext()) {
+            Task<?> task = Objects.requireNonNull(tasks.next(), "a task of map's source is null");
+            if (cancelled) {
+                break; // closed while the source made the task: it is not submitted
+            }
+            CompletableFuture<?> future = pool.submit(task);
             inFlight.add(future);
             future.whenComplete((result, failure) -> completed.add(future));
         }
+        if (cancelled) { // closed from another thread meanwhile: its cancel may have missed what was just added
+            stopInFlight();
+            return END;
+        }
         if (inFlight.isEmpty()) {
+            ended = true; // an iterator that has more later (over a queue, say) must not restart the stream
             close();
             return END;
         }

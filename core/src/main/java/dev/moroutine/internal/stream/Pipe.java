@@ -41,6 +41,21 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * live stream's cleaner keeps until the stream is unreachable, does not keep an ended consumer
  * thread reachable, nor what its task holds (a publisher's subscriber).
  *
+ * <h2>Ending</h2>
+ * A stop (a timeout, a forced stop) fails the pipe from another thread, maybe while the producer
+ * is between its check of the state and its item store; the consumer may then find the pipe
+ * ended and empty, and end without that item. So the producer reads the state again after its
+ * store (and the fence), and both sides that see the ended pipe settle how many items the
+ * consumer takes, by one CAS on {@code settled}: the consumer offers the count it has taken, a
+ * late emit the count emitted with its item. If the emit settles first, the consumer takes its
+ * item (already in the queue) before it ends; if the consumer settled first without it, the emit
+ * is refused, and the consumer, once ended, never polls again. A producer that reads the state
+ * still open after its store needs no CAS: the end comes later, and a consumer that sees it polls
+ * once more. A producer waiting for room reads the room before the state, so a stop while it
+ * waits refuses its item. A close needs none of this: a closed consumer takes nothing more. So
+ * every emit that returns is delivered, unless the consumer closed, and nothing is delivered
+ * after the end.
+ *
  * <p>Several pipes may share one {@link ProducerWait} (a channel's distributor feeds many).
  *
  * @param <T> the item type
@@ -52,11 +67,14 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     private static final int CANCELLED = 2;
     private static final int FAILING = 3; // fail() won the state: the failure is being published
     private static final int SPIN_NANOS = 50_000;
+    /** {@code settled} before the consumer or a late emit has settled how the pipe ends. */
+    private static final long UNSETTLED = -1;
 
     private static final VarHandle STATE;
     private static final VarHandle CONSUMED;
     private static final VarHandle CONSUMER_PARKED;
     private static final VarHandle PRODUCER;
+    private static final VarHandle SETTLED;
 
     static {
         try {
@@ -65,6 +83,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             CONSUMED = lookup.findVarHandle(Pipe.class, "consumed", long.class);
             CONSUMER_PARKED = lookup.findVarHandle(Pipe.class, "consumerParked", int.class);
             PRODUCER = lookup.findVarHandle(Pipe.class, "producer", Thread.class);
+            SETTLED = lookup.findVarHandle(Pipe.class, "settled", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -114,6 +133,10 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     /** Consumer's count of taken items, published to the producer. */
     private volatile long consumed;
     private long consumedLocal;
+    /** How many items the consumer takes in all once the pipe has ended: see the class comment. */
+    private volatile long settled = UNSETTLED;
+    /** The consumer has ended: it takes nothing more. Read and written by the consumer only. */
+    private boolean ended;
     private volatile int state = OPEN;
     private volatile Throwable failure;
     private volatile int consumerParked;
@@ -166,8 +189,31 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         }
         queue.offer(item);
         emitted++;
-        VarHandle.fullFence(); // the item store before the read of consumerParked: see the class comment
+        VarHandle.fullFence(); // the item store before the reads of state and consumerParked: see the class comment
+        if (state != OPEN) {
+            settleLateItem();
+        }
         wakeConsumer();
+    }
+
+    /**
+     * The pipe ended between this emit's check and its item store, so the consumer may already
+     * have ended without the item: the item is delivered, or the emit is refused, whichever the
+     * one CAS on {@code settled} says (see the class comment).
+     */
+    private void settleLateItem() {
+        long taken = (long) SETTLED.compareAndExchange(this, UNSETTLED, emitted);
+        if (taken != UNSETTLED && taken < emitted) {
+            throw refused(state);
+        }
+    }
+
+    private CancellationException refused(int s) {
+        if (s == CANCELLED) {
+            return new CancellationException("the consumer of " + description + " closed it");
+        }
+        return new CancellationException(description + " has ended (its producer was stopped, or emitted after it"
+                + " returned); nothing more can be emitted");
     }
 
     private void claimProducer(Thread current) {
@@ -227,18 +273,15 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         long start = System.nanoTime();
         boolean parked = false;
         for (int spins = 1; ; spins++) {
+            boolean room = hasRoom(); // before the state: a stop while waiting for room refuses the item
             int s = state;
-            if (s == CANCELLED) {
-                throw new CancellationException("the consumer of " + description + " closed it");
-            }
             if (s != OPEN) {
-                throw new CancellationException(description + " has ended (its producer was stopped, or emitted after it"
-                        + " returned); nothing more can be emitted");
+                throw refused(s);
             }
             if (Thread.interrupted()) {
                 throw new CancellationException(description + " was stopped: its producer was interrupted");
             }
-            if (hasRoom()) {
+            if (room) {
                 producerSpin.ended(start, budget, !parked);
                 return;
             }
@@ -278,6 +321,9 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         if (state == CANCELLED) {
             return END; // the consumer closed: untaken items are dropped
         }
+        if (ended) {
+            return end(); // a late item left in the queue is not taken: see the class comment
+        }
         Object item = queue.poll();
         if (item == null) {
             item = awaitItem();
@@ -311,8 +357,14 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                     return END; // the consumer closed: untaken items are dropped
                 }
                 if (s != OPEN) {
-                    item = queue.poll(); // items emitted before the producer finished come first
-                    return item != null ? item : end();
+                    item = queue.poll(); // items emitted before the end come first
+                    if (item != null) {
+                        return item;
+                    }
+                    if (settleEnd()) {
+                        return end();
+                    }
+                    continue; // a late emit settled first: its item is in the queue
                 }
                 if (!Waiting.pause(start, spins, budget)) {
                     parked = true;
@@ -339,6 +391,17 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         }
     }
 
+    /**
+     * The consumer found the ended pipe empty: it ends now, unless a late emit settled first with
+     * items it has not taken yet (see the class comment).
+     */
+    private boolean settleEnd() {
+        long owed = (long) SETTLED.compareAndExchange(this, UNSETTLED, consumedLocal);
+        ended = owed == UNSETTLED || consumedLocal >= owed;
+        return ended;
+    }
+
+    /** The end the consumer sees once the producer has ended: nothing more, or the failure. */
     private Object end() {
         Throwable cause = failure;
         if (cause == null) {

@@ -1,6 +1,8 @@
 package dev.moroutine.internal.stream;
 
 import static dev.moroutine.Moroutine.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moroutine.Mo0;
@@ -8,14 +10,18 @@ import dev.moroutine.Mo1;
 import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@link ItemSourceContract} for {@link MapSource}: its items are the results of tasks on a pool of
@@ -78,6 +84,33 @@ class MapSourceContractTest extends ItemSourceContract {
     @Override
     void awaitProduced(ItemSource source) throws InterruptedException {
         assertTrue(ran.tryAcquire(sizes.get(source), TIMEOUT_SECONDS, TimeUnit.SECONDS), "the item tasks did not run");
+    }
+
+    /**
+     * An ended map used to ask its source again at the next {@code next()}: a source iterator that
+     * had more by then (one over a queue that is filled later) restarted the ended stream.
+     */
+    @Test
+    void anEndedMapStaysEndedThoughItsSourceHasMoreLater() {
+        Queue<Task<Integer>> later = new ConcurrentLinkedQueue<>(List.of(echo.call(1)));
+        Iterator<Task<Integer>> untilEmpty = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return !later.isEmpty();
+            }
+
+            @Override
+            public Task<Integer> next() {
+                return later.remove();
+            }
+        };
+        MapSource source = new MapSource(pool, untilEmpty, CONCURRENCY, null);
+        assertEquals(1, source.next());
+        assertSame(ItemSource.END, source.next());
+        later.add(echo.call(2));
+        assertSame(ItemSource.END, source.next());
+        assertSame(ItemSource.END, source.next());
+        assertEquals(1, later.size(), "nothing is taken from the source after the end");
     }
 
     private ItemSource source(List<Integer> items, Stream<Task<Integer>> last) {

@@ -1,0 +1,171 @@
+package dev.moroutine.serve;
+
+import static dev.moroutine.Moroutine.mo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moroutine.Mo1;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** HTTP/1.1 as a client sees it: keep-alive, pipelining, chunked bodies, 100-continue, HEAD, Connection: close. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class HttpTest {
+
+    static final Duration WAIT = Duration.ofSeconds(10);
+
+    /** Echoes the request: method, target, body length and body; {@code /chunks} answers in three chunks. */
+    static final Mo1<Request, Response> echo = mo(request -> {
+        if (request.path().equals("/chunks")) {
+            return Response.chunked(200, "text/plain", List.of("one,".getBytes(StandardCharsets.UTF_8),
+                    "two,".getBytes(StandardCharsets.UTF_8), "three".getBytes(StandardCharsets.UTF_8)));
+        }
+        return Response.text(request.method() + " " + request.target() + " " + request.bodyText().length() + " "
+                + request.bodyText()).withHeader("X-Worker", Thread.currentThread().getName());
+    });
+
+    static Server server;
+    static HttpClient client;
+
+    @BeforeAll
+    static void start() {
+        server = Server.start(echo, ServerOptions.defaults().withWorkers(2));
+        client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(WAIT).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        server.close();
+    }
+
+    private static URI uri(String target) {
+        return URI.create("http://127.0.0.1:" + server.port() + target);
+    }
+
+    private static HttpResponse<String> send(HttpRequest request) throws Exception {
+        return client.send(request, BodyHandlers.ofString());
+    }
+
+    @Test
+    void answersOnTheReportedPort() throws Exception {
+        assertTrue(server.port() > 0, "port 0 asks for any free port; the server reports the one it got");
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/hello?x=1")).timeout(WAIT).build());
+        assertEquals(200, response.statusCode());
+        assertEquals("GET /hello?x=1 0 ", response.body());
+        assertEquals("text/plain; charset=utf-8", response.headers().firstValue("content-type").orElseThrow());
+        assertTrue(response.headers().firstValue("x-worker").orElseThrow().startsWith("moroutine-serve-worker-"));
+    }
+
+    @Test
+    void keepsConnectionsAliveAndRunsAllTheirRequestsOnOneWorker() throws Exception {
+        try (RawClient raw = new RawClient(server.port())) {
+            String worker = null;
+            for (int i = 0; i < 20; i++) {
+                raw.send("GET /" + i + " HTTP/1.1\r\nHost: x\r\n\r\n");
+                RawClient.Reply reply = raw.read(WAIT);
+                assertEquals("GET /" + i + " 0 ", reply.body());
+                assertTrue(worker == null || worker.equals(reply.header("x-worker")), "a connection's requests share a worker");
+                worker = reply.header("x-worker");
+            }
+        }
+    }
+
+    @Test
+    void answersPipelinedRequestsInOrder() throws Exception {
+        try (RawClient raw = new RawClient(server.port())) {
+            StringBuilder batch = new StringBuilder();
+            for (int i = 0; i < 40; i++) {
+                batch.append(i % 3 == 0 ? "POST /" + i + " HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+                        : "GET /" + i + " HTTP/1.1\r\nHost: x\r\n\r\n");
+            }
+            raw.send(batch.toString());
+            List<RawClient.Reply> replies = raw.read(40, WAIT);
+            for (int i = 0; i < 40; i++) {
+                assertEquals(i % 3 == 0 ? "POST /" + i + " 3 abc" : "GET /" + i + " 0 ", replies.get(i).body());
+            }
+        }
+    }
+
+    @Test
+    void readsAChunkedRequestBody() throws Exception {
+        try (RawClient raw = new RawClient(server.port())) {
+            raw.send("POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n");
+            assertEquals("POST /up 11 hello world", raw.read(WAIT).body());
+        }
+        // java.net.http sends a body of unknown length chunked
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/stream")).timeout(WAIT)
+                .POST(BodyPublishers.fromPublisher(BodyPublishers.ofString("streamed body"))).build());
+        assertEquals("POST /stream 13 streamed body", response.body());
+    }
+
+    @Test
+    void sendsAChunkedResponse() throws Exception {
+        try (RawClient raw = new RawClient(server.port())) {
+            RawClient.Reply reply = raw.send("GET /chunks HTTP/1.1\r\nHost: x\r\n\r\n").read(WAIT);
+            assertEquals("chunked", reply.header(RawClient.SENT_TRANSFER_ENCODING));
+            assertEquals("one,two,three", reply.body());
+            // HTTP/1.0 cannot read chunks: the same response comes with a length
+            RawClient.Reply old = raw.send("GET /chunks HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").read(WAIT);
+            assertEquals("13", old.header("content-length"));
+            assertEquals("keep-alive", old.header("connection"));
+            assertEquals("one,two,three", old.body());
+        }
+        assertEquals("one,two,three", send(HttpRequest.newBuilder(uri("/chunks")).timeout(WAIT).build()).body());
+    }
+
+    @Test
+    void sendsContinueBeforeTheBodyIsSent() throws Exception {
+        try (RawClient raw = new RawClient(server.port())) {
+            raw.send("PUT /x HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n");
+            assertEquals(100, raw.read(WAIT).status());
+            raw.send("data");
+            assertEquals("PUT /x 4 data", raw.read(WAIT).body());
+        }
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/expect")).timeout(WAIT).expectContinue(true)
+                .POST(BodyPublishers.ofString("payload")).build());
+        assertEquals("POST /expect 7 payload", response.body());
+    }
+
+    @Test
+    void answersHeadWithTheHeadersOfGet() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/h")).timeout(WAIT)
+                .method("HEAD", BodyPublishers.noBody()).build());
+        assertEquals(200, response.statusCode());
+        assertEquals("", response.body());
+        assertEquals(String.valueOf("HEAD /h 0 ".length()), response.headers().firstValue("content-length").orElseThrow());
+        // the connection is still in step: the next request on it gets its own answer
+        assertEquals("GET /after 0 ", send(HttpRequest.newBuilder(uri("/after")).timeout(WAIT).build()).body());
+    }
+
+    @Test
+    void closesAfterAnsweringConnectionClose() throws Exception {
+        try (RawClient raw = new RawClient(server.port())) {
+            raw.send("GET /1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawClient.Reply reply = raw.read(WAIT);
+            assertEquals("GET /1 0 ", reply.body());
+            assertEquals("close", reply.header("connection"));
+            assertTrue(raw.closedByServer(WAIT), "the server closes after the response to Connection: close");
+        }
+        try (RawClient raw = new RawClient(server.port())) {
+            raw.send("GET /old HTTP/1.0\r\n\r\n");
+            assertEquals("GET /old 0 ", raw.read(WAIT).body());
+            assertTrue(raw.closedByServer(WAIT), "an HTTP/1.0 request without keep-alive ends its connection");
+        }
+        assertFalse(server.isClosed());
+    }
+
+}
