@@ -6,10 +6,18 @@
  * (off-heap shared memory) and {@code dev.moroutine.stream} (streaming). The workers, queues and
  * dispatch live in {@code dev.moroutine.internal}, which users cannot reach.
  */
+// The backend modules named in the qualified exports below are built after this one, so javac
+// cannot find them here ("module not found"); the runtime checks them when they are present.
+@SuppressWarnings("module")
 module dev.moroutine {
     requires org.jctools.core;
 
     exports dev.moroutine;
     exports dev.moroutine.shared;
     exports dev.moroutine.stream;
+
+    // The seam, to the backend modules only (see ARCHITECTURE.md): not a published SPI.
+    exports dev.moroutine.internal.dispatch to dev.moroutine.isolated;
+    exports dev.moroutine.internal.call to dev.moroutine.isolated;
+    exports dev.moroutine.internal.shared to dev.moroutine.isolated;
 }

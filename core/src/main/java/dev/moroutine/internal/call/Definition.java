@@ -15,6 +15,7 @@ import java.lang.reflect.Modifier;
 import java.util.Objects;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Everything a moroutine is behind its typed {@code MoN} face: where it was made, its identity
@@ -46,6 +47,17 @@ public final class Definition {
         }
     }
 
+    /**
+     * The definitions made by each class's initialiser, for {@link #find}: a process that looks a
+     * moroutine up by its id gets the object from the field, and its definition from here.
+     */
+    private static final ClassValue<ConcurrentLinkedQueue<Definition>> MADE_IN = new ClassValue<>() {
+        @Override
+        protected ConcurrentLinkedQueue<Definition> computeValue(Class<?> type) {
+            return new ConcurrentLinkedQueue<>();
+        }
+    };
+
     private final Mo moroutine;
     private final Class<?> declaringClass;
     private final String site;
@@ -65,6 +77,45 @@ public final class Definition {
         this.declaringClass = site.getDeclaringClass();
         this.site = site.getFileName() + ":" + site.getLineNumber();
         this.invoker = invoker;
+        MADE_IN.get(declaringClass).add(this);
+    }
+
+    /**
+     * The moroutine with an id, as a backend in another process finds it: loads (and initialises)
+     * its class, reads the field and returns its definition.
+     *
+     * @param id the moroutine's id, {@code "class#field"}
+     * @param loader the class loader that loads its class
+     * @return the definition
+     * @throws IllegalArgumentException if {@code id} names no moroutine that this process can read
+     */
+    public static Definition find(String id, ClassLoader loader) {
+        int hash = id.indexOf('#');
+        if (hash <= 0 || hash == id.length() - 1) {
+            throw new IllegalArgumentException("\"" + id + "\" is not a moroutine id, which is \"class#field\"");
+        }
+        String className = id.substring(0, hash);
+        Object value;
+        Class<?> type;
+        try {
+            type = Class.forName(className, true, loader);
+            Field field = type.getDeclaredField(id.substring(hash + 1));
+            if (!Modifier.isStatic(field.getModifiers()) || !field.trySetAccessible()) {
+                throw new IllegalArgumentException("the field of moroutine " + id + " is not static, or not accessible to"
+                        + " module dev.moroutine; add `opens " + type.getPackageName() + " to dev.moroutine;` to your"
+                        + " module-info.java");
+            }
+            value = field.get(null);
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new IllegalArgumentException("moroutine " + id + " cannot be found in this process (" + e
+                    + "); it must be on the class path or module path here too", e);
+        }
+        for (Definition definition : MADE_IN.get(type)) {
+            if (definition.moroutine == value) {
+                return definition;
+            }
+        }
+        throw new IllegalArgumentException(id + " does not hold a moroutine made by " + className + " itself");
     }
 
     /** The arguments of every call of a moroutine of no parameters: shared, never written. */

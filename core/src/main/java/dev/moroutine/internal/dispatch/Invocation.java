@@ -1,7 +1,10 @@
 package dev.moroutine.internal.dispatch;
 
 import dev.moroutine.Signal;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A task as it crosses the {@link Worker} seam: the moroutine's id, its arguments and its own
@@ -14,10 +17,23 @@ import java.time.Duration;
  */
 public abstract class Invocation {
 
+    private static final AtomicLong KEYS = new AtomicLong();
+    private static final VarHandle KEY;
+
+    static {
+        try {
+            KEY = MethodHandles.lookup().findVarHandle(Invocation.class, "key", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Object[] args;
     private final Duration timeout; // null: the pool's, or none
     /** Whether an argument is a {@link Signal}, which each run replaces by a view it can stop; found once. */
     private final boolean takesSignal;
+    /** 0 until {@link #key()} is first asked for: most invocations never are. */
+    private volatile long key;
 
     /**
      * Describes an invocation.
@@ -72,6 +88,23 @@ public abstract class Invocation {
      */
     public final Duration timeout() {
         return timeout;
+    }
+
+    /**
+     * A number that identifies this invocation in this process, given on first use. A backend in
+     * another process caches a task-arg's value under it, as the thread backend caches it under the
+     * invocation itself.
+     *
+     * @return the key, never 0
+     */
+    public final long key() {
+        long known = key;
+        if (known != 0) {
+            return known;
+        }
+        long fresh = KEYS.incrementAndGet();
+        long witness = (long) KEY.compareAndExchange(this, 0L, fresh);
+        return witness == 0 ? fresh : witness;
     }
 
     final boolean takesSignal() {

@@ -1,0 +1,263 @@
+package dev.moroutine.isolated.internal;
+
+import dev.moroutine.internal.call.Definition;
+import dev.moroutine.internal.dispatch.Execution;
+import dev.moroutine.internal.dispatch.Invocation;
+import dev.moroutine.internal.dispatch.SpinBudget;
+import dev.moroutine.internal.dispatch.ThreadWorker;
+import dev.moroutine.internal.dispatch.Waiting;
+import dev.moroutine.internal.dispatch.WorkerGroup;
+import java.io.IOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+/**
+ * The main class of a worker JVM. Its tasks run on a {@link ThreadWorker}, exactly as on a pool of
+ * threads (task-args resolved and cached there, closed when it stops); this class only feeds it.
+ *
+ * <h2>Threads</h2>
+ * The main thread, the <em>reader</em>, reads the request ring, decodes each task ({@link Codec}:
+ * the moroutine is found by its id, {@link Definition#find}; a task-arg is the same invocation for
+ * the same key, so the worker's cache hits) and dispatches it to the worker thread. With nothing to
+ * read it spins briefly, then blocks reading the doorbell socket (see {@link SharedFile}). The
+ * worker thread writes each reply to the reply ring as it completes the task, before it takes the
+ * next one, and rings the parent's doorbell if the parent's pump sleeps. The reader answers a task
+ * it could not decode, and one it cancels when the parent asks ({@link #CANCEL}): it cancels the
+ * execution as a thread pool's caller would, which interrupts the run and fires its signals, and
+ * writes the answer while completing it. A daemon thread reads stdin, which nothing ever writes:
+ * its end means the parent is gone, and the JVM halts at once.
+ *
+ * <p>The protocol never uses stdout or stderr: both are the user's, forwarded by the parent.
+ */
+public final class Child implements Codec.Calls {
+
+    /** Request: run a task. Its payload is the sequence number, then the encoded invocation. */
+    static final int RUN = 1;
+    /** Request: finish the queued tasks, close the task-arg values and exit. */
+    static final int STOP = 2;
+    /** Request: cancel the tasks, interrupting the running one, close the task-arg values and exit. */
+    static final int TERMINATE = 3;
+    /** Request: cancel one task (its future was cancelled in the parent), interrupting it if it runs. */
+    static final int CANCEL = 4;
+    /** Reply: the task's result. Each reply's payload is the sequence number, then its own. */
+    static final int RESULT = 1;
+    /** Reply: the task's failure, a {@link RemoteFailure}. */
+    static final int FAILURE = 2;
+    /** Reply: the task was cancelled here (the JVM is stopping); the payload is the reason, in UTF-8. */
+    static final int CANCELLED = 3;
+
+    private static final int SPIN_NANOS = 50_000;
+    /** How long a terminated worker may take to close its values before the JVM exits anyway. */
+    private static final Duration TERMINATE_GRACE = Duration.ofMillis(500);
+
+    private final String name;
+    private final Codec codec;
+    private final SharedFile shared;
+    private final SocketChannel socket;
+    private final ThreadWorker worker;
+    private final SpinBudget idleSpin = new SpinBudget(SPIN_NANOS);
+    private final ByteBuffer bell = ByteBuffer.allocate(64);
+    // The reader's own.
+    private final Map<String, Definition> definitions = new HashMap<>();
+    private final Map<Long, Invocation> taskArgs = new HashMap<>();
+    /** The tasks not answered yet, by sequence number: added by the reader, removed by whoever completes them. */
+    private final Map<Long, Execution<Object>> unanswered = new ConcurrentHashMap<>();
+    private int stop;
+
+    private Child(String name, Codec codec, SharedFile shared, SocketChannel socket, ThreadWorker worker) {
+        this.name = name;
+        this.codec = codec;
+        this.shared = shared;
+        this.socket = socket;
+        this.worker = worker;
+    }
+
+    /**
+     * Runs a worker JVM.
+     *
+     * @param args the private directory, the worker's name, its index, the stream high-water mark,
+     *     then the names of the registered classes, in order
+     * @throws Exception if it cannot start; its output says why, and the parent reports it
+     */
+    public static void main(String[] args) throws Exception {
+        watchParent();
+        Path directory = Path.of(args[0]);
+        String name = args[1];
+        int index = Integer.parseInt(args[2]);
+        int highWaterMark = Integer.parseInt(args[3]);
+        List<Class<?>> types = new ArrayList<>();
+        for (int i = 4; i < args.length; i++) {
+            types.add(Class.forName(args[i], false, ClassLoader.getSystemClassLoader()));
+        }
+        Codec codec = new Codec(types, 2); // the reader and the worker thread
+        SharedFile shared = SharedFile.open(directory.resolve("rings"));
+        ThreadWorker worker = new ThreadWorker(name, index, new Group(highWaterMark));
+        worker.start();
+        // Connecting is the last step: the parent takes the connection as "ready".
+        SocketChannel socket = SocketChannel.open(UnixDomainSocketAddress.of(directory.resolve("bell")));
+        new Child(name, codec, shared, socket, worker).serve();
+    }
+
+    /** The settings of the one pool this JVM's worker belongs to; timeouts are the parent's to enforce. */
+    private record Group(int highWaterMark) implements WorkerGroup {
+        @Override
+        public Duration taskTimeout() {
+            return null;
+        }
+    }
+
+    /** Halts this JVM when its parent dies: the parent holds the other end of stdin, which the OS closes with it. */
+    private static void watchParent() {
+        Thread.ofPlatform().daemon().name("moroutine-parent-watch").start(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // nothing writes to stdin; only its end matters
+                }
+            } catch (IOException ended) {
+                // ended too
+            }
+            Runtime.getRuntime().halt(1);
+        });
+    }
+
+    private void serve() throws IOException, InterruptedException {
+        RingBuffer requests = shared.requests();
+        while (stop == 0) {
+            if (requests.read(this::onRequest, 1) == 0) {
+                idle(requests);
+            }
+        }
+        if (stop == STOP) {
+            worker.drain("the pool was closed");
+            worker.awaitStopped(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+        } else {
+            worker.forceStop("the pool was terminated");
+            worker.awaitStopped(TERMINATE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        System.exit(0);
+    }
+
+    private void idle(RingBuffer requests) {
+        long budget = idleSpin.next();
+        long start = System.nanoTime();
+        for (int spins = 1; Waiting.pause(start, spins, budget); spins++) {
+            if (requests.size() > 0) {
+                idleSpin.ended(start, budget, true);
+                return;
+            }
+        }
+        idleSpin.ended(start, budget, false);
+        shared.park(SharedFile.Side.CHILD);
+        if (requests.size() > 0) {
+            shared.unpark(SharedFile.Side.CHILD);
+            return;
+        }
+        bell.clear();
+        boolean parentGone;
+        try {
+            parentGone = socket.read(bell) < 0;
+        } catch (IOException reset) {
+            parentGone = true;
+        }
+        if (parentGone) {
+            Runtime.getRuntime().halt(1);
+        }
+        shared.awake(SharedFile.Side.CHILD);
+    }
+
+    private void onRequest(int type, MutableDirectBuffer buffer, int index, int length) {
+        long seq = buffer.getLong(index);
+        if (type == CANCEL) {
+            Execution<Object> execution = unanswered.get(seq);
+            if (execution != null) {
+                execution.cancel(true); // answered from here, by the completion; see IsolatedWorker's "Death"
+            }
+            return;
+        }
+        if (type != RUN) {
+            stop = type;
+            return;
+        }
+        byte[] request = new byte[length - Long.BYTES];
+        buffer.getBytes(index + Long.BYTES, request);
+        Invocation invocation;
+        try {
+            invocation = codec.decodeInvocation(request, this);
+        } catch (RuntimeException | LinkageError undecodable) {
+            reply(seq, FAILURE, codec.encodeFailure(undecodable));
+            return;
+        }
+        Execution<Object> execution = new Execution<>(invocation, null);
+        unanswered.put(seq, execution);
+        execution.whenComplete((value, failure) -> answer(seq, execution, value, failure));
+        try {
+            worker.dispatch(execution);
+        } catch (RuntimeException refused) {
+            execution.completeExceptionally(refused);
+        }
+    }
+
+    @Override
+    public Invocation call(String id, Object[] args) {
+        return definitions.computeIfAbsent(id, known -> Definition.find(known, ClassLoader.getSystemClassLoader())).call(args);
+    }
+
+    @Override
+    public Invocation taskArg(long key, Invocation decoded) {
+        return taskArgs.computeIfAbsent(key, first -> decoded);
+    }
+
+    /** On the thread that completed the task: the worker's, but for a refusal or a cancellation. */
+    private void answer(long seq, Execution<Object> execution, Object value, Throwable failure) {
+        unanswered.remove(seq);
+        if (failure == null) {
+            byte[] encoded;
+            try {
+                encoded = codec.encodeValue(value, execution.invocation(), name);
+            } catch (RuntimeException refused) {
+                reply(seq, FAILURE, codec.encodeFailure(refused));
+                return;
+            }
+            reply(seq, RESULT, encoded);
+        } else if (execution.isCancelled()) {
+            reply(seq, CANCELLED, String.valueOf(failure.getMessage()).getBytes(StandardCharsets.UTF_8));
+        } else {
+            // Execution stores a CancellationException the function threw wrapped, as a failure: send the function's own.
+            Throwable thrown = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            reply(seq, FAILURE, codec.encodeFailure(thrown));
+        }
+    }
+
+    private void reply(long seq, int type, byte[] payload) {
+        RingBuffer replies = shared.replies();
+        if (Long.BYTES + payload.length > replies.maxMsgLength()) {
+            reply(seq, FAILURE, codec.encodeFailure(new IllegalStateException("the answer is " + payload.length
+                    + " bytes encoded, more than the " + (replies.maxMsgLength() - Long.BYTES) + " an isolated worker"
+                    + " sends back in one message; return large data in a file instead")));
+            return;
+        }
+        int at;
+        while ((at = replies.tryClaim(type, Long.BYTES + payload.length)) < 0) {
+            Thread.yield(); // the ring is full: the parent's pump is busy completing; it needs no ring to go on
+        }
+        replies.buffer().putLong(at, seq);
+        replies.buffer().putBytes(at + Long.BYTES, payload);
+        replies.commit(at);
+        if (shared.mustRing(SharedFile.Side.PARENT) && !Doorbell.ring(socket)) {
+            Runtime.getRuntime().halt(1); // the parent is gone
+        }
+    }
+}

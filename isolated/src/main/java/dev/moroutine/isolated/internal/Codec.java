@@ -1,0 +1,317 @@
+package dev.moroutine.isolated.internal;
+
+import dev.moroutine.Mo;
+import dev.moroutine.Signal;
+import dev.moroutine.internal.call.Call;
+import dev.moroutine.internal.dispatch.Invocation;
+import dev.moroutine.internal.dispatch.StreamArg;
+import dev.moroutine.internal.dispatch.TaskArg;
+import dev.moroutine.shared.SharedValue;
+import dev.moroutine.stream.StreamMo0;
+import dev.moroutine.stream.StreamMo1;
+import dev.moroutine.stream.StreamMo2;
+import dev.moroutine.stream.StreamMo3;
+import dev.moroutine.stream.StreamMo4;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.fory.Fory;
+import org.apache.fory.ThreadSafeFory;
+import org.apache.fory.config.Language;
+import org.apache.fory.memory.MemoryBuffer;
+
+/**
+ * The one place where what crosses a process boundary is encoded: a task (its moroutine's id and
+ * arguments, task-args included) on the way to a worker, and the outcome of its run on the way
+ * back. It depends only on the seam ({@link Invocation}, {@link TaskArg}) and on Apache Fory, so a
+ * cluster backend can use it as it is.
+ *
+ * <p>Fory runs with class registration required: only the classes Fory knows (strings, boxed
+ * primitives, arrays, the JDK's collections and time types, …) and those registered, in the same
+ * order on both sides, cross; anything else is refused when it is encoded, naming the class to
+ * register. Java serialization is never used. A throwable crosses back as a {@link RemoteFailure}
+ * (names, message and stack as strings), so no exception class needs registering; it is made again
+ * on the caller's side as the same class when that class has a public constructor taking a message.
+ *
+ * <h2>An invocation, as bytes</h2>
+ * <pre>
+ * id                      Fory string, "class#field"
+ * argument count          int32
+ * per argument            VALUE (byte), then the Fory-encoded value
+ *                         or TASK_ARG (byte), its key (int64, see {@link Invocation#key()}), then its invocation
+ * </pre>
+ * A task-arg is always sent whole: the receiver resolves it once per key and uses the invocation it
+ * made first ever after, so that its task-arg cache, which is keyed by identity, hits.
+ *
+ * <p>Thread-safe: encoding and decoding borrow a {@link Fory} from a pool (Fory's own, lock-free
+ * until every instance is busy).
+ */
+public final class Codec {
+
+    private static final byte VALUE = 0;
+    private static final byte TASK_ARG = 1;
+    private static final Pattern UNREGISTERED = Pattern.compile("[Cc]lass (\\S+) is not registered");
+
+    private final ThreadSafeFory fory;
+
+    /**
+     * A codec that lets these classes cross, besides those Fory knows.
+     *
+     * @param types the classes to register, in an order both sides share
+     * @param concurrency how many threads may encode at once before one waits for another
+     */
+    public Codec(List<Class<?>> types, int concurrency) {
+        // No code generation: its first use of each class costs a compiler run, which a worker JVM
+        // that has just started would pay on its first tasks.
+        fory = Fory.builder()
+                .withLanguage(Language.JAVA)
+                .requireClassRegistration(true)
+                .withRefTracking(true)
+                .withCodegen(false)
+                .buildThreadSafeForyPool(concurrency);
+        fory.register(RemoteFailure.class);
+        fory.register(RemoteFailure[].class);
+        for (Class<?> type : types) {
+            fory.register(type);
+        }
+    }
+
+    /** Makes, on the receiving side, what an encoded invocation names. */
+    public interface Calls {
+        /**
+         * The call of a moroutine.
+         *
+         * @param id the moroutine's id
+         * @param args its arguments, task-args as {@link TaskArg}s
+         * @return the invocation
+         */
+        Invocation call(String id, Object[] args);
+
+        /**
+         * The one invocation that stands for a task-arg's key here, made of {@code decoded} the first time.
+         *
+         * @param key the task-arg's key on the sending side
+         * @param decoded the invocation just decoded
+         * @return the invocation to use
+         */
+        Invocation taskArg(long key, Invocation decoded);
+    }
+
+    /**
+     * Encodes a task for a worker in another process.
+     *
+     * @param invocation the task
+     * @param destination the worker, for messages
+     * @return the bytes
+     * @throws IllegalArgumentException if an argument's class is not registered or cannot be encoded
+     * @throws UnsupportedOperationException if the task streams, or an argument is a stream, a
+     *     channel, shared memory or a signal, which do not cross yet
+     */
+    public byte[] encodeInvocation(Invocation invocation, String destination) {
+        if (invocation instanceof Call<?> call && streams(call.moroutine())) {
+            throw new UnsupportedOperationException(invocation + " is a streaming moroutine, whose stream cannot come back"
+                    + " from isolated worker " + destination + " yet; run it on a pool of threads (Moroutine.workers)");
+        }
+        return fory.execute(encoder -> {
+            MemoryBuffer out = MemoryBuffer.newHeapBuffer(64);
+            write(encoder, out, invocation, String.valueOf(invocation), destination);
+            return out.getBytes(0, out.writerIndex());
+        });
+    }
+
+    private static boolean streams(Mo moroutine) {
+        return moroutine instanceof StreamMo0<?> || moroutine instanceof StreamMo1<?, ?> || moroutine instanceof StreamMo2<?, ?, ?>
+                || moroutine instanceof StreamMo3<?, ?, ?, ?> || moroutine instanceof StreamMo4<?, ?, ?, ?, ?>;
+    }
+
+    private static void write(Fory encoder, MemoryBuffer out, Invocation invocation, String where, String destination) {
+        encoder.serialize(out, invocation.id());
+        Object[] args = invocation.args();
+        out.writeInt32(args.length);
+        for (int i = 0; i < args.length; i++) {
+            Object arg = args[i];
+            String argument = "argument " + (i + 1) + " of " + where;
+            if (arg instanceof TaskArg taskArg) {
+                out.writeByte(TASK_ARG);
+                out.writeInt64(taskArg.task().key());
+                write(encoder, out, taskArg.task(), "task-arg " + taskArg.task() + " (" + argument + ")", destination);
+                continue;
+            }
+            refuseUnsupported(arg, argument, destination);
+            out.writeByte(VALUE);
+            try {
+                encoder.serialize(out, arg);
+            } catch (RuntimeException refused) {
+                throw cannotCross(argument + " cannot cross to isolated worker " + destination + ": it is a "
+                        + arg.getClass().getName(), refused); // not null: Fory encodes null
+            }
+        }
+    }
+
+    private static void refuseUnsupported(Object arg, String argument, String destination) {
+        String what = arg instanceof StreamArg stream ? "a stream (" + stream.endpoint() + ")"
+                : arg instanceof SharedValue ? "shared memory (" + sharedType(arg.getClass()) + ")"
+                : arg instanceof Signal ? "a Signal"
+                : null;
+        if (what != null) {
+            throw new UnsupportedOperationException(argument + " is " + what + ", which cannot cross to isolated worker "
+                    + destination + " yet; run this task on a pool of threads (Moroutine.workers)");
+        }
+    }
+
+    /** The public type of a shared value, as its user knows it: {@code Int32Atomic}, not its implementation. */
+    private static String sharedType(Class<?> type) {
+        for (Class<?> face : type.getInterfaces()) {
+            if (SharedValue.class.isAssignableFrom(face) && face != SharedValue.class) {
+                return "a " + face.getSimpleName();
+            }
+        }
+        return "a " + SharedValue.class.getSimpleName();
+    }
+
+    /** Fory's refusal, as a message that says what to register. */
+    private static IllegalArgumentException cannotCross(String what, RuntimeException refused) {
+        // Fory says it in two ways (ClassUnregisteredException, InsecureException), with the same words.
+        Matcher unregistered = UNREGISTERED.matcher(String.valueOf(refused.getMessage()));
+        String advice = unregistered.find()
+                ? ", and class " + unregistered.group(1) + " is not registered. Register every class that crosses (besides"
+                        + " strings, boxed primitives, arrays and the JDK's collections and time types) on the pool:"
+                        + " IsolatedOptions.defaults().register(" + unregistered.group(1).replace('$', '.') + ".class)"
+                : ", which Fory cannot encode: " + refused;
+        return new IllegalArgumentException(what + advice, refused);
+    }
+
+    /**
+     * Decodes a task encoded by {@link #encodeInvocation}.
+     *
+     * @param bytes the bytes
+     * @param calls makes the invocations
+     * @return the task
+     */
+    public Invocation decodeInvocation(byte[] bytes, Calls calls) {
+        return fory.execute(decoder -> read(decoder, MemoryBuffer.fromByteArray(bytes), calls));
+    }
+
+    private static Invocation read(Fory decoder, MemoryBuffer in, Calls calls) {
+        String id = (String) decoder.deserialize(in);
+        Object[] args = new Object[in.readInt32()];
+        for (int i = 0; i < args.length; i++) {
+            if (in.readByte() == TASK_ARG) {
+                long key = in.readInt64();
+                args[i] = new TaskArg(calls.taskArg(key, read(decoder, in, calls)));
+            } else {
+                args[i] = decoder.deserialize(in);
+            }
+        }
+        return calls.call(id, args);
+    }
+
+    /**
+     * Encodes a task's result, in the worker.
+     *
+     * @param value the result
+     * @param of the task, for messages
+     * @param worker the worker, for messages
+     * @return the bytes
+     * @throws IllegalArgumentException if its class is not registered or cannot be encoded
+     */
+    public byte[] encodeValue(Object value, Invocation of, String worker) {
+        return fory.execute(encoder -> {
+            try {
+                return encoder.serialize(value);
+            } catch (RuntimeException refused) {
+                throw cannotCross("the result of " + of + " cannot cross back from isolated worker " + worker + ": it is a "
+                        + value.getClass().getName(), refused);
+            }
+        });
+    }
+
+    /**
+     * Decodes a result encoded by {@link #encodeValue}.
+     *
+     * @param bytes the bytes
+     * @return the result
+     */
+    public Object decodeValue(byte[] bytes) {
+        return fory.execute(decoder -> decoder.deserialize(bytes));
+    }
+
+    /**
+     * Encodes a throwable, whatever its class.
+     *
+     * @param failure the throwable
+     * @return the bytes
+     */
+    public byte[] encodeFailure(Throwable failure) {
+        RemoteFailure remote = describe(failure, 0);
+        return fory.execute(encoder -> encoder.serialize(remote));
+    }
+
+    /** Deep enough for any real chain, bounded against a cycle of causes. */
+    private static final int MAX_DEPTH = 32;
+
+    private static RemoteFailure describe(Throwable failure, int depth) {
+        StackTraceElement[] stack = failure.getStackTrace();
+        String[] classes = new String[stack.length];
+        String[] methods = new String[stack.length];
+        String[] files = new String[stack.length];
+        int[] lines = new int[stack.length];
+        for (int i = 0; i < stack.length; i++) {
+            classes[i] = stack[i].getClassName();
+            methods[i] = stack[i].getMethodName();
+            files[i] = stack[i].getFileName();
+            lines[i] = stack[i].getLineNumber();
+        }
+        Throwable cause = failure.getCause();
+        Throwable[] suppressed = depth < MAX_DEPTH ? failure.getSuppressed() : new Throwable[0];
+        RemoteFailure[] others = new RemoteFailure[suppressed.length];
+        for (int i = 0; i < suppressed.length; i++) {
+            others[i] = describe(suppressed[i], depth + 1);
+        }
+        return new RemoteFailure(failure.getClass().getName(), failure.getMessage(), classes, methods, files, lines,
+                cause != null && cause != failure && depth < MAX_DEPTH ? describe(cause, depth + 1) : null, others);
+    }
+
+    /**
+     * Decodes a throwable encoded by {@link #encodeFailure}: the same class when it has a public
+     * constructor taking a message (and a cause), else a stand-in that prints as the original; with
+     * the worker's stack.
+     *
+     * @param bytes the bytes
+     * @return the throwable
+     */
+    public Throwable decodeFailure(byte[] bytes) {
+        return rebuild((RemoteFailure) fory.execute(decoder -> decoder.deserialize(bytes)));
+    }
+
+    private static Throwable rebuild(RemoteFailure remote) {
+        Throwable cause = remote.cause() != null ? rebuild(remote.cause()) : null;
+        Throwable made = instantiate(remote.type(), remote.message(), cause);
+        StackTraceElement[] stack = new StackTraceElement[remote.classes().length];
+        for (int i = 0; i < stack.length; i++) {
+            stack[i] = new StackTraceElement(remote.classes()[i], remote.methods()[i], remote.files()[i], remote.lines()[i]);
+        }
+        made.setStackTrace(stack);
+        for (RemoteFailure suppressed : remote.suppressed()) {
+            made.addSuppressed(rebuild(suppressed));
+        }
+        return made;
+    }
+
+    private static Throwable instantiate(String type, String message, Throwable cause) {
+        try {
+            Class<? extends Throwable> made = Class.forName(type, false, ClassLoader.getSystemClassLoader()).asSubclass(Throwable.class);
+            try {
+                return made.getConstructor(String.class, Throwable.class).newInstance(message, cause);
+            } catch (NoSuchMethodException noCauseParameter) {
+                Throwable plain = made.getConstructor(String.class).newInstance(message);
+                if (cause != null) {
+                    plain.initCause(cause);
+                }
+                return plain;
+            }
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException cannot) {
+            return new ForeignException(type, message, cause);
+        }
+    }
+}

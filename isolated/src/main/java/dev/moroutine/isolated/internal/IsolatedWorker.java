@@ -1,0 +1,725 @@
+package dev.moroutine.isolated.internal;
+
+import dev.moroutine.WorkerDiedException;
+import dev.moroutine.internal.dispatch.Execution;
+import dev.moroutine.internal.dispatch.Invocation;
+import dev.moroutine.internal.dispatch.SpinBudget;
+import dev.moroutine.internal.dispatch.Waiting;
+import dev.moroutine.internal.dispatch.Worker;
+import dev.moroutine.internal.dispatch.WorkerGroup;
+import dev.moroutine.internal.shared.DelayedActions;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.channels.Selector;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
+
+/**
+ * A pool worker whose tasks run in a child JVM ({@link Child}). The handle stays the same when a
+ * dead JVM is replaced by a new one.
+ *
+ * <h2>Threads</h2>
+ * A dispatching thread encodes the task ({@link Codec}: an argument that cannot cross fails the
+ * call there), counts it in {@code admitted} and offers it to the {@code outbox}, a lock-free
+ * multi-producer queue. One platform daemon thread per worker, the <em>pump</em>, owns everything
+ * else: it moves tasks from the outbox into the request ring, reads the reply ring and completes the
+ * executions (so dependent stages without {@code Async} run on it), starts and replaces the JVM,
+ * and stops it. With nothing to do it spins briefly, then sleeps in a {@link Selector} on the
+ * doorbell socket, having announced it in {@code parked} (for this JVM's threads, which wake it
+ * with {@link Selector#wakeup()}) and in the shared file (for the child, which rings the socket):
+ * see {@link SharedFile} for the hand-shake. A dispatch offers, then reads {@code parked}; the
+ * pump writes {@code parked}, then looks at the outbox; both are volatile, so one sees the other.
+ *
+ * <h2>In flight</h2>
+ * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once
+ * (its worker thread writes the reply while completing the task, before it takes the next). So of
+ * the tasks sent and not answered, in order, only the first can have started: the pump treats it as
+ * running. A task cancelled from outside ({@code cancel(…)} on its future) is reported by a
+ * completion action to the pump, which sends {@link Child#CANCEL}; the child cancels its own
+ * execution, interrupting the run, and answers from its reader thread, so the task after a
+ * cancelled one may start before that answer is written. A task's timeout is counted from the moment it becomes that first one (sent to an idle
+ * JVM, or the one before it answered), which is when the child starts it, to within the wake-up of
+ * the pump. When it runs out, the timer fails the task with a {@link TimeoutException} and the pump
+ * kills the JVM, unless the answer came first.
+ *
+ * <h2>Death</h2>
+ * When the JVM dies (its socket ends; its exit is also watched), the pump reads the replies it
+ * wrote before dying, fails the first unanswered task with a {@link WorkerDiedException} naming the
+ * task, the exit status and the last lines of the JVM's output (and the one after it, and so on, while
+ * the failed one is a task it asked the child to cancel), puts the others back, in order, ahead of
+ * the outbox (none of them started), and starts a new JVM, which gets them first. An
+ * unexpected death counts towards the pool's crash limit ({@link IsolatedBackend#died}); a JVM
+ * killed for a timeout does not.
+ *
+ * <h2>Lifecycle</h2>
+ * <pre>
+ * OPEN ──drain()──► DRAINING ──every admitted task answered: STOP sent, the JVM exits──► stopped
+ *   └──forceStop(), a crash loop, or the first JVM does not start──► STOPPED ──TERMINATE, then kill──► stopped
+ * </pre>
+ * A dispatch counts itself in {@code admitted}, then reads the lifecycle and, unless OPEN, takes
+ * itself out and is refused; the stopping side writes the lifecycle, then the pump reads
+ * {@code admitted}: as in {@code ThreadWorker}, either the dispatch sees the stop or the pump
+ * waits for it. Every admitted task is counted once in {@code settled} by the pump when it is
+ * answered, failed or cancelled; {@link #activeCount()} is the difference. A graceful stop lets the
+ * child close its task-arg values and exit; a forced one asks it to stop at once (which interrupts
+ * its task and still closes the values) and kills it if it has not exited within
+ * {@link #STOP_GRACE}.
+ */
+public final class IsolatedWorker implements Worker {
+
+    private static final System.Logger LOG = System.getLogger(IsolatedWorker.class.getName());
+
+    private static final int OPEN = 0;
+    private static final int DRAINING = 1;
+    private static final int STOPPED = 2;
+
+    private static final int IDLE_SPIN_NANOS = 50_000;
+    private static final int CALLER_SPIN_NANOS = 20_000;
+    /** How long a forced stop lets the JVM exit by itself, and a dead one to be reaped. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(1);
+    /** Replies read in one go, so that the pump also sends while a busy JVM replies. */
+    private static final int REPLY_BATCH = 64;
+
+    private static final VarHandle ADMITTED;
+    private static final VarHandle PARKED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            ADMITTED = lookup.findVarHandle(IsolatedWorker.class, "admitted", long.class);
+            PARKED = lookup.findVarHandle(IsolatedWorker.class, "parked", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final int index;
+    private final WorkerGroup group;
+    private final IsolatedBackend backend;
+    private final MpscUnboundedAtomicArrayQueue<Entry> outbox = new MpscUnboundedAtomicArrayQueue<>(64);
+    /** Tasks cancelled from outside ({@code cancel(…)} on their future): the pump asks the child to stop them. */
+    private final MpscUnboundedAtomicArrayQueue<Entry> cancelled = new MpscUnboundedAtomicArrayQueue<>(16);
+    private final SpinBudget idleSpin = new SpinBudget(IDLE_SPIN_NANOS);
+    private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final Selector selector;
+    private final Thread pump;
+
+    private volatile int lifecycle = OPEN;
+    private volatile String stopReason;
+    /** Set with STOPPED when a crash loop stops the pool: tasks then fail with it instead of being cancelled. */
+    private volatile String crashLoop;
+    private volatile long admitted;
+    /** Written by the pump only. */
+    private volatile long settled;
+    private volatile int parked;
+    /** The JVM's process ended; the pump looks. */
+    private volatile boolean exited;
+    /** A timer fired; the pump looks. */
+    private volatile boolean overtime;
+    private volatile Execution<?> running;
+
+    // Owned by the pump.
+    private final ArrayDeque<Entry> retry = new ArrayDeque<>();
+    private final ArrayDeque<Entry> inFlight = new ArrayDeque<>();
+    private final ByteBuffer scratch = ByteBuffer.allocate(64);
+    private ChildProcess child;
+    private boolean socketEnded;
+    private boolean stopSent;
+    private long nextSeq;
+
+    /** A task on its way: admitted, then sent, then answered, failed or cancelled. */
+    private static final class Entry {
+        final Execution<?> execution;
+        final byte[] request;
+        /** From the task's start; -1 for none. */
+        final long timeoutNanos;
+        long seq;
+        ScheduledFuture<?> timer;
+        /** The pump asked the child to cancel it: the task after it may have started before its answer was written. */
+        boolean cancelSent;
+        /** Written by the pump; read by a canceller, which only skips work when it sees it. */
+        volatile boolean settled;
+        volatile boolean timedOut;
+
+        Entry(Execution<?> execution, byte[] request, long timeoutNanos) {
+            this.execution = execution;
+            this.request = request;
+            this.timeoutNanos = timeoutNanos;
+        }
+    }
+
+    IsolatedWorker(String name, int index, WorkerGroup group, IsolatedBackend backend) {
+        this.name = name;
+        this.index = index;
+        this.group = group;
+        this.backend = backend;
+        try {
+            this.selector = Selector.open();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot open a selector for " + name + ": " + e, e);
+        }
+        this.pump = Thread.ofPlatform().daemon().name(name + "-pump").unstarted(this::pump);
+    }
+
+    void start() {
+        pump.start();
+    }
+
+    /** Completes when the first JVM is ready, or fails with why it could not start. */
+    CompletableFuture<Void> ready() {
+        return ready;
+    }
+
+    @Override
+    public void dispatch(Execution<?> execution) {
+        execution.sentTo(this);
+        Invocation invocation = execution.invocation();
+        byte[] request = backend.codec().encodeInvocation(invocation, name);
+        int most = SharedFile.RING_CAPACITY / 8 - Long.BYTES; // Agrona's largest message, less the sequence number
+        if (request.length > most) {
+            throw new IllegalArgumentException("the arguments of " + invocation + " take " + request.length + " bytes encoded,"
+                    + " more than the " + most + " that isolated worker " + name + " takes in one task; pass large data"
+                    + " in a file instead");
+        }
+        ADMITTED.getAndAdd(this, 1L);
+        if (lifecycle != OPEN) {
+            ADMITTED.getAndAdd(this, -1L);
+            selector.wakeup(); // a stopping pump may be waiting for this count
+            throw new RejectedExecutionException(stopReason + ", so " + name + " cannot run " + invocation);
+        }
+        execution.admitted();
+        Entry entry = new Entry(execution, request, timeoutNanos(invocation));
+        execution.whenComplete((ignored, failure) -> {
+            if (failure instanceof CancellationException && !entry.settled) { // not the pump's own cancelling
+                cancelled.offer(entry);
+                wake();
+            }
+        });
+        outbox.offer(entry);
+        wake();
+    }
+
+    private void wake() {
+        if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+            selector.wakeup();
+        }
+    }
+
+    private long timeoutNanos(Invocation invocation) {
+        Duration timeout = invocation.timeout() != null ? invocation.timeout() : group.taskTimeout();
+        return timeout == null ? -1 : TimeUnit.NANOSECONDS.convert(timeout); // convert() saturates
+    }
+
+    @Override
+    public boolean isCurrent() {
+        return Thread.currentThread() == pump; // it completes executions: waiting there would stop it answering
+    }
+
+    /**
+     * Never called: the stop hand-shake that calls it runs only for executions run in this JVM, and
+     * these run in the child. A cancelled task is stopped by the child's own hand-shake (see the
+     * class comment); a timeout kills the child.
+     */
+    @Override
+    public void interruptRun() {}
+
+    @Override
+    public SpinBudget callerSpin() {
+        return callerSpin;
+    }
+
+    @Override
+    public WorkerGroup group() {
+        return group;
+    }
+
+    @Override
+    public void drain(String reason) {
+        if (lifecycle == OPEN) {
+            stopReason = reason;
+            lifecycle = DRAINING;
+            selector.wakeup();
+        }
+    }
+
+    @Override
+    public void forceStop(String reason) {
+        if (lifecycle != STOPPED) {
+            stopReason = reason;
+            lifecycle = STOPPED;
+        }
+        selector.wakeup();
+    }
+
+    /** The pool stops replacing its JVMs: this worker stops, failing its tasks with {@code reason}. */
+    void crashLoop(String reason) {
+        crashLoop = reason;
+        forceStop(reason);
+    }
+
+    @Override
+    public boolean awaitStopped(long timeout, TimeUnit unit) throws InterruptedException {
+        return stopped.await(timeout, unit);
+    }
+
+    @Override
+    public boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
+    @Override
+    public Execution<?> running() {
+        return running;
+    }
+
+    @Override
+    public int activeCount() {
+        return (int) Math.max(0, admitted - settled);
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return "isolated worker " + index + " (" + name + ")";
+    }
+
+    // ---- the pump ----
+
+    private void pump() {
+        Throwable fault = null;
+        try {
+            child = startJvm();
+            ready.complete(null);
+            work();
+        } catch (StartFailure failure) {
+            crashLoop = failure.getMessage();
+            stopReason = failure.getMessage();
+            lifecycle = STOPPED;
+            ready.completeExceptionally(failure);
+            abandonAll();
+        } catch (Throwable unexpected) {
+            fault = unexpected;
+            String reason = name + " stopped: its pump thread failed (" + unexpected + ")";
+            crashLoop = reason;
+            stopReason = reason;
+            lifecycle = STOPPED;
+            ready.completeExceptionally(unexpected);
+            abandonAll();
+        } finally {
+            if (child != null) {
+                child.kill(stopReason);
+                child.close();
+                child = null;
+            }
+            try {
+                selector.close();
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "closing the selector of " + name + " failed", e);
+            }
+            stopped.countDown();
+            if (fault != null) {
+                LOG.log(System.Logger.Level.ERROR, name + " stopped: its pump thread failed", fault);
+            }
+        }
+    }
+
+    /** Thrown when a JVM does not start; its message says why, with the JVM's output. */
+    private static final class StartFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        StartFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private ChildProcess startJvm() throws StartFailure, IOException {
+        ChildProcess starting;
+        try {
+            starting = ChildProcess.launch(backend.launcher(), backend.arguments(name, index, group.highWaterMark()), name, selector,
+                    this::exited);
+        } catch (IOException e) {
+            throw new StartFailure("could not start a JVM for " + name + ": " + e, e);
+        }
+        long timeout = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout());
+        long start = System.nanoTime();
+        while (!starting.accept()) {
+            String failed = !starting.process().isAlive() ? "its JVM exited before it was ready"
+                    : lifecycle == STOPPED ? "the worker was stopped while its JVM started"
+                    : System.nanoTime() - start > timeout ? "its JVM was not ready within " + backend.settings().startTimeout()
+                    : null;
+            if (failed != null) {
+                starting.kill(failed);
+                starting.awaitExit(STOP_GRACE);
+                String message = name + " could not start: " + failed + ", with " + starting.exitDescription() + ". "
+                        + starting.lastOutput();
+                starting.close();
+                throw new StartFailure(message, null);
+            }
+            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeout - (System.nanoTime() - start))));
+            selector.selectedKeys().clear();
+        }
+        exited = false;
+        socketEnded = false;
+        stopSent = false;
+        return starting;
+    }
+
+    private void exited() {
+        exited = true;
+        selector.wakeup();
+    }
+
+    /** Runs until the worker stops. */
+    private void work() throws IOException {
+        for (;;) {
+            boolean busy = child.shared().replies().read(this::onReply, REPLY_BATCH) > 0;
+            if (overtime) {
+                overtime = false;
+                Entry head = inFlight.peekFirst();
+                if (head != null && head.timedOut) {
+                    child.kill(head.execution.invocation() + " ran over its timeout");
+                }
+            }
+            boolean gone = socketEnded;
+            if (exited) {
+                exited = false; // it may be a replaced JVM's: look at the current one
+                gone |= !child.process().isAlive();
+            }
+            if (gone) {
+                if (!replaceJvm()) {
+                    return;
+                }
+                continue;
+            }
+            if (lifecycle == STOPPED) {
+                terminate();
+                return;
+            }
+            busy |= send();
+            busy |= sendCancels();
+            if (lifecycle == DRAINING && !stopSent && settled == admitted) {
+                stopSent = write(Child.STOP, 0);
+                busy = true;
+            }
+            if (!busy) {
+                idle();
+            }
+        }
+    }
+
+    private boolean hasWork() {
+        return !outbox.isEmpty() || !retry.isEmpty() || !cancelled.isEmpty() || child.shared().replies().size() > 0 || exited
+                || overtime;
+    }
+
+    private void idle() throws IOException {
+        long budget = idleSpin.next();
+        long start = System.nanoTime();
+        for (int spins = 1; Waiting.pause(start, spins, budget); spins++) {
+            if (hasWork()) {
+                idleSpin.ended(start, budget, true);
+                return;
+            }
+        }
+        idleSpin.ended(start, budget, false);
+        SharedFile shared = child.shared();
+        parked = 1;
+        shared.park(SharedFile.Side.PARENT);
+        if (hasWork()) {
+            parked = 0;
+            shared.unpark(SharedFile.Side.PARENT);
+            return;
+        }
+        selector.select();
+        parked = 0;
+        shared.awake(SharedFile.Side.PARENT);
+        if (!selector.selectedKeys().isEmpty()) {
+            selector.selectedKeys().clear();
+            if (!Doorbell.drain(child.socket(), scratch)) {
+                socketEnded = true;
+            }
+        }
+    }
+
+    /** Moves tasks from the outbox (after those put back) into the request ring while it has room. */
+    private boolean send() {
+        boolean sent = false;
+        RingBuffer requests = child.shared().requests();
+        for (Entry entry; (entry = retry.isEmpty() ? outbox.poll() : retry.pollFirst()) != null; ) {
+            if (entry.execution.isDone()) { // cancelled, or failed from outside, before it was sent
+                settle(entry);
+                continue;
+            }
+            int at = requests.tryClaim(Child.RUN, Long.BYTES + entry.request.length);
+            if (at < 0) {
+                retry.addFirst(entry); // the ring is full: the child is busy; replies make room
+                break;
+            }
+            entry.seq = ++nextSeq;
+            MutableDirectBuffer buffer = requests.buffer();
+            buffer.putLong(at, entry.seq);
+            buffer.putBytes(at + Long.BYTES, entry.request);
+            requests.commit(at);
+            inFlight.addLast(entry);
+            if (inFlight.size() == 1) {
+                started(entry);
+            }
+            sent = true;
+        }
+        if (sent && child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+            socketEnded = true; // the JVM is dying: the loop sees to it
+        }
+        return sent;
+    }
+
+    /**
+     * Asks the child to stop the tasks cancelled from outside that it has not answered yet: it
+     * cancels its own execution, which interrupts the run and fires its signals, as on a thread.
+     */
+    private boolean sendCancels() {
+        boolean sent = false;
+        for (Entry entry; (entry = cancelled.peek()) != null; ) {
+            if (entry.seq != 0 && !entry.settled && !entry.cancelSent && inFlight.contains(entry)) {
+                if (!write(Child.CANCEL, entry.seq)) {
+                    break; // the ring is full: again after the replies
+                }
+                entry.cancelSent = true;
+                sent = true;
+            }
+            cancelled.poll(); // not sent yet (skipped when it comes), or already answered
+        }
+        return sent;
+    }
+
+    /** Sends a message about a task (0: none); {@code false} if the ring is full. */
+    private boolean write(int type, long seq) {
+        RingBuffer requests = child.shared().requests();
+        int at = requests.tryClaim(type, Long.BYTES);
+        if (at < 0) {
+            return false;
+        }
+        requests.buffer().putLong(at, seq);
+        requests.commit(at);
+        if (child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+            socketEnded = true;
+        }
+        return true;
+    }
+
+    /** {@code entry} is now the first unanswered task: the child runs it from about now. */
+    private void started(Entry entry) {
+        running = entry.execution;
+        if (entry.timeoutNanos >= 0 && entry.timer == null) {
+            entry.timer = DelayedActions.schedule(() -> timedOut(entry), entry.timeoutNanos);
+        }
+    }
+
+    /** On the timer thread: fails the task at once; the pump kills its JVM unless it answered first. */
+    private void timedOut(Entry entry) {
+        entry.timedOut = true;
+        Duration limit = Duration.ofNanos(entry.timeoutNanos);
+        entry.execution.completeExceptionally(new TimeoutException(entry.execution.invocation() + " did not finish within"
+                + " its timeout of " + limit + " on " + this + ", so its JVM was killed and replaced; give it more time with"
+                + " withTimeout(…) on the task or withTaskTimeout(…) on the pool"));
+        overtime = true;
+        selector.wakeup();
+    }
+
+    private void onReply(int type, MutableDirectBuffer buffer, int index, int length) {
+        long seq = buffer.getLong(index);
+        byte[] payload = new byte[length - Long.BYTES];
+        buffer.getBytes(index + Long.BYTES, payload);
+        Entry entry = answered(seq);
+        if (entry == null) {
+            return;
+        }
+        Execution<?> execution = entry.execution;
+        try {
+            switch (type) {
+                case Child.RESULT -> complete(execution, backend.codec().decodeValue(payload));
+                case Child.FAILURE -> {
+                    Throwable failure = backend.codec().decodeFailure(payload);
+                    // As a thread worker stores it: a CancellationException the function threw is a failure, not a cancellation.
+                    execution.completeExceptionally(failure instanceof CancellationException ? new CompletionException(failure) : failure);
+                }
+                default -> execution.cancel(new String(payload, StandardCharsets.UTF_8));
+            }
+        } catch (RuntimeException undecodable) {
+            execution.completeExceptionally(new IllegalStateException("the answer of " + execution.invocation() + " from " + name
+                    + " could not be decoded: " + undecodable, undecodable));
+        }
+    }
+
+    @SuppressWarnings("unchecked") // the result of the moroutine's function, of its R
+    private static <R> void complete(Execution<R> execution, Object value) {
+        execution.complete((R) value);
+    }
+
+    /** Takes the entry of an answer out of the tasks in flight (the first, but for a task the child refused on arrival). */
+    private Entry answered(long seq) {
+        Entry head = inFlight.peekFirst();
+        Entry entry = null;
+        if (head != null && head.seq == seq) {
+            entry = inFlight.pollFirst();
+        } else {
+            for (Iterator<Entry> it = inFlight.iterator(); it.hasNext(); ) {
+                Entry candidate = it.next();
+                if (candidate.seq == seq) {
+                    it.remove();
+                    entry = candidate;
+                    break;
+                }
+            }
+        }
+        if (entry != null) {
+            settle(entry);
+            Entry next = inFlight.peekFirst();
+            if (next != null && next != head) {
+                started(next);
+            } else if (next == null) {
+                running = null;
+            }
+        }
+        return entry;
+    }
+
+    private void settle(Entry entry) {
+        entry.settled = true;
+        if (entry.timer != null) {
+            entry.timer.cancel(false);
+        }
+        settled = settled + 1; // the pump is the only writer
+    }
+
+    /**
+     * The JVM is gone: settles what it had and starts a new one, unless the worker is stopping or
+     * the pool is in a crash loop.
+     *
+     * @return {@code false} once the worker has stopped
+     */
+    private boolean replaceJvm() throws IOException {
+        ChildProcess dead = child;
+        dead.awaitExit(STOP_GRACE);
+        while (dead.shared().replies().read(this::onReply) > 0) {
+            // replies written before it died: those tasks finished
+        }
+        boolean expected = stopSent || lifecycle == STOPPED;
+        String how = "(pid " + dead.pid() + ") " + (dead.killedBecause() != null ? "was killed because " + dead.killedBecause()
+                + ", with " : "died with ") + dead.exitDescription();
+        String crash = expected || dead.killedBecause() != null ? null : backend.died(name + "'s " + how);
+        String aftermath = expected ? "the worker was stopping, so it was not replaced"
+                : crash != null ? crash
+                : "a new JVM replaces it";
+        // The first unanswered task may have started; so may the one after a task the child was asked
+        // to cancel, since the child answers a cancellation from its reader, beside the worker thread.
+        for (boolean mayHaveStarted = true; mayHaveStarted && !inFlight.isEmpty(); ) {
+            Entry started = inFlight.pollFirst();
+            settle(started);
+            started.execution.completeExceptionally(new WorkerDiedException(name + "'s JVM " + how + " while running "
+                    + started.execution.invocation() + "; " + aftermath + ". " + dead.lastOutput(), null));
+            mayHaveStarted = started.cancelSent;
+        }
+        for (Iterator<Entry> it = inFlight.descendingIterator(); it.hasNext(); ) {
+            Entry unstarted = it.next();
+            if (unstarted.timer != null) {
+                unstarted.timer.cancel(false);
+                unstarted.timer = null;
+            }
+            retry.addFirst(unstarted);
+        }
+        inFlight.clear();
+        running = null;
+        dead.close();
+        child = null;
+        if (expected || crash != null || lifecycle == STOPPED) {
+            abandonAll();
+            return false;
+        }
+        for (;;) {
+            try {
+                child = startJvm();
+                return true;
+            } catch (StartFailure failure) { // counts as one more death
+                if (backend.died(failure.getMessage()) != null || lifecycle == STOPPED) {
+                    abandonAll();
+                    return false;
+                }
+            }
+        }
+    }
+
+    /** Forced stop: everything not answered is cancelled (or failed, in a crash loop); the JVM is asked to stop, then killed. */
+    private void terminate() throws IOException {
+        abandonAll();
+        write(Child.TERMINATE, 0);
+        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        while (child.process().isAlive() && !socketEnded) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                child.kill(stopReason);
+                break;
+            }
+            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            if (!selector.selectedKeys().isEmpty()) {
+                selector.selectedKeys().clear();
+                socketEnded = !Doorbell.drain(child.socket(), scratch);
+            }
+        }
+        child.awaitExit(STOP_GRACE);
+        child.close();
+        child = null;
+    }
+
+    /** Fails or cancels every task not yet answered, including those still being admitted. */
+    private void abandonAll() {
+        for (Entry entry; (entry = inFlight.pollFirst()) != null; ) {
+            abandon(entry, " while this task was running in the worker's JVM");
+        }
+        running = null;
+        while (settled < admitted) {
+            Entry entry = retry.isEmpty() ? outbox.poll() : retry.pollFirst();
+            if (entry != null) {
+                abandon(entry, " before this task started");
+            } else {
+                Thread.onSpinWait(); // a dispatch between its count and its offer
+            }
+        }
+    }
+
+    private void abandon(Entry entry, String when) {
+        settle(entry);
+        String loop = crashLoop;
+        if (loop != null) {
+            entry.execution.completeExceptionally(new WorkerDiedException(name + ": " + loop, null));
+        } else {
+            entry.execution.cancel(stopReason + when);
+        }
+    }
+}

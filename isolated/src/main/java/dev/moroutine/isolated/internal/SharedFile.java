@@ -1,0 +1,184 @@
+package dev.moroutine.isolated.internal;
+
+import java.io.IOException;
+import java.lang.invoke.VarHandle;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+/**
+ * The memory a parent and one worker JVM share: one file, mapped by both, made in a private
+ * directory (mode 0700, the file 0600) that the parent deletes as soon as the child has mapped it,
+ * so nothing stays on disk while they run or after they die. On Linux the directory is made in
+ * {@code /dev/shm}, which is memory, so the pages are never written back to a disk.
+ *
+ * <pre>
+ *    0 ┌────────────────────────────────────┐
+ *      │ magic "MORO" (int) │ version (int) │  checked by the child
+ *   64 │ parentParked (int)                 │  1 while the parent's pump sleeps on its doorbell
+ *  128 │ childParked (int)                  │  1 while the child's reader sleeps on its doorbell
+ *  256 ├────────────────────────────────────┤
+ *      │ requests: OneToOneRingBuffer       │  parent's pump ─► child's reader
+ *      │   RING_CAPACITY + trailer          │
+ *      ├────────────────────────────────────┤
+ *      │ replies: ManyToOneRingBuffer       │  child's worker thread (and reader) ─► parent's pump
+ *      │   RING_CAPACITY + trailer          │
+ *      └────────────────────────────────────┘
+ * </pre>
+ * The two parked words are a cache line apart (and from the header), because each side writes its
+ * own and reads the other's. The rings are Agrona's, whose descriptors keep their own counters a
+ * cache line apart.
+ *
+ * <p>A side that finds nothing to read spins briefly, then sets its parked word, fences, looks
+ * once more and sleeps on its doorbell (see {@link Doorbell}). A writer fences after its write, then
+ * takes the reader's parked word from 1 to 0 and rings only if it did: both sides write, fence and
+ * read, so either the sleeper sees the message or the writer sees it must ring, and one sleep costs
+ * at most one ring.
+ */
+final class SharedFile implements AutoCloseable {
+
+    private static final int MAGIC = 0x4F524F4D; // "MORO" in little-endian order
+    private static final int VERSION = 1;
+    private static final int MAGIC_OFFSET = 0;
+    private static final int VERSION_OFFSET = 4;
+    private static final int PARENT_PARKED = 64;
+    private static final int CHILD_PARKED = 128;
+    private static final int HEADER_LENGTH = 256;
+    /** Each ring's capacity; one message may take up to an eighth of it (Agrona's limit). */
+    static final int RING_CAPACITY = 1 << 20;
+    private static final int RING_LENGTH = RING_CAPACITY + RingBufferDescriptor.TRAILER_LENGTH;
+    private static final int FILE_LENGTH = HEADER_LENGTH + 2 * RING_LENGTH;
+
+    /** Which side's parked word. */
+    enum Side {
+        PARENT(PARENT_PARKED), CHILD(CHILD_PARKED);
+
+        private final int offset;
+
+        Side(int offset) {
+            this.offset = offset;
+        }
+    }
+
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer header;
+    private final RingBuffer requests;
+    private final RingBuffer replies;
+
+    private SharedFile(MappedByteBuffer mapped) {
+        this.mapped = mapped;
+        this.header = new UnsafeBuffer(mapped, 0, HEADER_LENGTH);
+        this.requests = new OneToOneRingBuffer(new UnsafeBuffer(mapped, HEADER_LENGTH, RING_LENGTH));
+        this.replies = new ManyToOneRingBuffer(new UnsafeBuffer(mapped, HEADER_LENGTH + RING_LENGTH, RING_LENGTH));
+    }
+
+    /**
+     * Makes a private directory for one worker JVM's files.
+     *
+     * @return the directory, readable only by this user
+     * @throws IOException if it cannot be made
+     */
+    static Path privateDirectory() throws IOException {
+        Path shm = Path.of("/dev/shm");
+        Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+        return posix(base)
+                ? Files.createTempDirectory(base, "moroutine-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+                : Files.createTempDirectory(base, "moroutine-");
+    }
+
+    private static boolean posix(Path path) {
+        return path.getFileSystem().supportedFileAttributeViews().contains("posix");
+    }
+
+    /**
+     * Creates and maps the file (the parent's side).
+     *
+     * @param file where, in a {@link #privateDirectory()}
+     * @return the mapped file, its rings empty
+     * @throws IOException if it cannot be made
+     */
+    static SharedFile create(Path file) throws IOException {
+        FileAttribute<?>[] ownerOnly = posix(file.getParent())
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+                : new FileAttribute<?>[0];
+        Files.createFile(file, ownerOnly);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            SharedFile shared = new SharedFile(channel.map(FileChannel.MapMode.READ_WRITE, 0, FILE_LENGTH));
+            shared.header.putInt(VERSION_OFFSET, VERSION);
+            shared.header.putIntVolatile(MAGIC_OFFSET, MAGIC);
+            return shared;
+        }
+    }
+
+    /**
+     * Maps a file the parent made (the child's side).
+     *
+     * @param file the file
+     * @return the mapped file
+     * @throws IOException if it cannot be mapped
+     * @throws IllegalStateException if it is not a file of this version of the library
+     */
+    static SharedFile open(Path file) throws IOException {
+        SharedFile shared;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            shared = new SharedFile(channel.map(FileChannel.MapMode.READ_WRITE, 0, FILE_LENGTH));
+        }
+        if (shared.header.getIntVolatile(MAGIC_OFFSET) != MAGIC || shared.header.getInt(VERSION_OFFSET) != VERSION) {
+            shared.close();
+            throw new IllegalStateException(file + " is not a moroutine worker file of version " + VERSION
+                    + ": the parent and the worker JVM run different versions of moroutine-isolated");
+        }
+        return shared;
+    }
+
+    /** The parent's requests to the child: one producer (the parent's pump), one consumer (the child's reader). */
+    RingBuffer requests() {
+        return requests;
+    }
+
+    /** The child's replies: produced by the child's worker thread and reader, consumed by the parent's pump. */
+    RingBuffer replies() {
+        return replies;
+    }
+
+    /** The sleeper's half of the hand-shake: announces it will sleep; it must then look once more. */
+    void park(Side side) {
+        header.putIntVolatile(side.offset, 1);
+    }
+
+    /** The sleeper found work after {@link #park}: takes the announcement back; {@code false} if a waker already rang. */
+    boolean unpark(Side side) {
+        return header.compareAndSetInt(side.offset, 1, 0);
+    }
+
+    /** The sleeper woke: it is awake until it parks again. */
+    void awake(Side side) {
+        header.putIntVolatile(side.offset, 0);
+    }
+
+    /**
+     * The writer's half of the hand-shake, after its write: whether it must ring that side's doorbell.
+     *
+     * @return {@code true} for exactly one writer per sleep
+     */
+    boolean mustRing(Side side) {
+        VarHandle.fullFence(); // the write before, the parked word after: see the class comment
+        return header.getIntVolatile(side.offset) == 1 && header.compareAndSetInt(side.offset, 1, 0);
+    }
+
+    /** Unmaps the file; nothing may touch the rings afterwards. */
+    @Override
+    public void close() {
+        IoUtil.unmap(mapped);
+    }
+}
