@@ -1,0 +1,71 @@
+package dev.moroutine.internal.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.moroutine.testing.Stress;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The producer's batched wake-up (see {@link Pipe}: a parked producer is woken only once the pipe is
+ * half empty) loses no wake: every item arrives, in order, at every high-water mark, odd and even,
+ * with both sides parking all the time (virtual threads never spin) or spinning first (platform
+ * threads), each side stalling at random so that both the full and the empty pipe are met often.
+ */
+@Timeout(120)
+class PipeWakeStressTest {
+
+    @ParameterizedTest(name = "high-water mark {0}, virtual threads {1}")
+    @CsvSource({"1,true", "2,true", "3,true", "4,false", "5,true", "16,true", "16,false", "17,false"})
+    void everyItemArrivesInOrderWhateverTheHighWaterMark(int highWaterMark, boolean virtual) throws Exception {
+        int items = Stress.scaled(200_000);
+        for (int round = 0; round < 3; round++) {
+            Pipe<Integer> pipe = new Pipe<>(highWaterMark, "the stress pipe");
+            long seed = 31L * highWaterMark + round;
+            Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
+            CompletableFuture<Void> produced = new CompletableFuture<>();
+            builder.start(() -> {
+                try {
+                    SplittableRandom random = new SplittableRandom(seed);
+                    for (int i = 0; i < items; i++) {
+                        stall(random);
+                        pipe.emit(i);
+                    }
+                    pipe.finish();
+                    produced.complete(null);
+                } catch (Throwable e) {
+                    produced.completeExceptionally(e);
+                }
+            });
+            CompletableFuture<Integer> consumed = new CompletableFuture<>();
+            builder.start(() -> {
+                try {
+                    SplittableRandom random = new SplittableRandom(~seed);
+                    int expected = 0;
+                    for (Object item = pipe.next(); item != ItemSource.END; item = pipe.next()) {
+                        assertEquals(expected++, item, "items arrive in order");
+                        stall(random);
+                    }
+                    consumed.complete(expected);
+                } catch (Throwable e) {
+                    consumed.completeExceptionally(e);
+                }
+            });
+            produced.get(60, TimeUnit.SECONDS);
+            assertEquals(items, consumed.get(60, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Now and then a short busy stall, so that the other side finds the pipe full or empty. */
+    private static void stall(SplittableRandom random) {
+        if (random.nextInt(64) == 0) {
+            for (int spins = random.nextInt(2_000); spins > 0; spins--) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+}
