@@ -49,7 +49,14 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * mvn -q -Pbench -DskipTests package                            # quick: about 3 minutes on 2 cores
  * mvn -q -Pbench -DskipTests package -Dbench.mode=full          # about 35 minutes
  * mvn -q -Pbench -DskipTests package -Dbench.include=FanOut     # a regular expression over benchmark names
+ * mvn -q -Pbench -DskipTests package -Dbench.busy=1             # then all again with 1 core kept busy
  * </pre>
+ *
+ * <h2>A busy machine</h2>
+ * With {@code --busy=N} the JMH benchmarks run twice: as usual, then again while {@link Burner}s
+ * (other processes) keep N cores busy. The report adds a section that compares, per shape, what
+ * moroutine keeps of its quiet figure with what the best JDK peer keeps of its own, and moroutine's
+ * ratio to the best peer under load. Piscina runs on the quiet machine only.
  *
  * <h2>Rounds</h2>
  * The benchmarks run in rounds (full mode: 3): each round runs every benchmark and system once, in
@@ -58,8 +65,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * run-to-run spread that a single fork hides. The tables pool the iterations of all rounds.
  *
  * <p>Arguments: {@code --mode=quick|full}, {@code --include=<regex>} (Piscina runs when the regex
- * matches {@code dev.moroutine.bench.Piscina}), {@code --results=<directory>}, {@code --node=<the
- * harness's directory>}.
+ * matches {@code dev.moroutine.bench.Piscina}), {@code --busy=<cores>} (0: quiet only),
+ * {@code --results=<directory>}, {@code --node=<the harness's directory>}.
  */
 public final class BenchMain {
 
@@ -104,7 +111,7 @@ public final class BenchMain {
     /**
      * Runs the comparison and writes the results.
      *
-     * @param args {@code --mode=}, {@code --include=}, {@code --results=}, {@code --node=}
+     * @param args {@code --mode=}, {@code --include=}, {@code --busy=}, {@code --results=}, {@code --node=}
      * @throws RunnerException if JMH fails, or a benchmark throws
      * @throws IOException if the results cannot be written
      * @throws InterruptedException if interrupted while Node runs
@@ -115,6 +122,7 @@ public final class BenchMain {
         String include = "dev.moroutine.bench.";
         Path resultsDir = Path.of("results");
         Path nodeDir = Path.of("node");
+        int busy = 0;
         for (String arg : args) {
             if (arg.startsWith("--mode=")) {
                 modeName = arg.substring("--mode=".length());
@@ -124,9 +132,11 @@ public final class BenchMain {
                 resultsDir = Path.of(arg.substring("--results=".length()));
             } else if (arg.startsWith("--node=")) {
                 nodeDir = Path.of(arg.substring("--node=".length()));
+            } else if (arg.startsWith("--busy=")) {
+                busy = busyCores(arg.substring("--busy=".length()));
             } else {
                 throw new IllegalArgumentException("unknown argument \"" + arg
-                        + "\"; expected --mode=, --include=, --results= or --node=");
+                        + "\"; expected --mode=, --include=, --busy=, --results= or --node=");
             }
         }
         Mode mode = Mode.named(modeName);
@@ -137,7 +147,7 @@ public final class BenchMain {
         Path chart = resultsDir.resolve("chart.png");
         boolean everything = "dev.moroutine.bench.".equals(include);
 
-        int jmhRuns = countRuns(include) * mode.rounds();
+        int jmhRuns = countRuns(include) * mode.rounds() * (busy > 0 ? 2 : 1);
         boolean piscina = Pattern.compile(include).matcher(PISCINA_NAME).find();
         if (jmhRuns == 0 && !piscina) {
             throw new IllegalArgumentException("nothing matches --include=" + include);
@@ -151,10 +161,24 @@ public final class BenchMain {
         PiscinaResults node = piscina ? runPiscina(nodeDir, modeName, resultsDir.resolve("piscina-result.properties")) : null;
 
         List<RunResult> results = List.of();
+        List<RunResult> busyResults = List.of();
         if (jmhRuns > 0) {
-            results = runJmh(include, mode, jmhRuns, log);
-            try (PrintStream out = new PrintStream(Files.newOutputStream(json), false, StandardCharsets.UTF_8)) {
-                ResultFormatFactory.getInstance(ResultFormatType.JSON, out).writeOut(results);
+            try (PrintStream logStream = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
+                Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
+                        System.out, jmhRuns, mode.perBenchmark());
+                results = runJmh(include, mode, progress, "");
+                if (busy > 0) {
+                    Burner burners = Burner.start(busy);
+                    try {
+                        busyResults = runJmh(include, mode, progress, ", " + busyLabel(busy));
+                    } finally {
+                        burners.close();
+                    }
+                }
+            }
+            writeJson(results, json);
+            if (busy > 0) {
+                writeJson(busyResults, resultsDir.resolve("jmh-result-busy.json"));
             }
         }
         Duration took = Duration.between(start, Instant.now());
@@ -175,14 +199,19 @@ public final class BenchMain {
         Chart.write(rows, title, chart);
         String summary = ResultsTable.summary(rows);
         String targets = Targets.render(Targets.evaluate(rows, took, everything && "quick".equals(modeName)));
-        String report = header(modeName, mode, include, results, node, start, took, loadBefore, loadAfter)
+        String underLoad = busy > 0 ? ResultsTable.underLoad(rows, ResultsTable.rows(busyResults), busyLabel(busy)) : "";
+        String report = header(modeName, mode, include, busy, results, node, start, took, loadBefore, loadAfter)
                 + "## Summary\n\n" + summary + "\n"
                 + "## Targets (measured, not asserted)\n\n" + targets + "\n"
+                + (busy > 0 ? "## Under load: " + busyLabel(busy) + "\n\n" + underLoad + "\n" : "")
                 + "## Every shape\n\n" + ResultsTable.render(rows);
         Files.writeString(markdown, report);
         System.out.println();
         System.out.println(summary);
         System.out.println(targets);
+        if (busy > 0) {
+            System.out.println(underLoad);
+        }
         System.out.println("Written: " + markdown + " (every table), " + chart + ", " + json + " and " + log
                 + " (JMH's own output); took " + took.toMinutes() + " min " + took.toSecondsPart() + " s");
     }
@@ -204,8 +233,33 @@ public final class BenchMain {
         return runs;
     }
 
-    private static List<RunResult> runJmh(String include, Mode mode, int total, Path log)
-            throws RunnerException, IOException {
+    private static int busyCores(String value) {
+        int cores;
+        try {
+            cores = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            cores = -1;
+        }
+        int cpus = Runtime.getRuntime().availableProcessors();
+        if (cores < 0 || cores >= cpus) {
+            throw new IllegalArgumentException("--busy=" + value + ": give how many of this machine's " + cpus
+                    + " cores other processes keep busy, from 0 to " + (cpus - 1) + " (one at least must stay for the benchmark)");
+        }
+        return cores;
+    }
+
+    private static String busyLabel(int cores) {
+        return cores + (cores == 1 ? " core" : " cores") + " kept busy by another process";
+    }
+
+    private static void writeJson(List<RunResult> results, Path json) throws IOException {
+        try (PrintStream out = new PrintStream(Files.newOutputStream(json), false, StandardCharsets.UTF_8)) {
+            ResultFormatFactory.getInstance(ResultFormatType.JSON, out).writeOut(results);
+        }
+    }
+
+    private static List<RunResult> runJmh(String include, Mode mode, Progress progress, String condition)
+            throws RunnerException {
         Options options = new OptionsBuilder()
                 .include(include)
                 .forks(1)
@@ -224,14 +278,10 @@ public final class BenchMain {
                 .shouldFailOnError(true)
                 .build();
         Map<String, List<RunResult>> byBenchmark = new LinkedHashMap<>();
-        try (PrintStream logStream = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
-            Progress progress = new Progress(OutputFormatFactory.createFormatInstance(logStream, VerboseMode.NORMAL),
-                    System.out, total, mode.perBenchmark());
-            for (int round = 1; round <= mode.rounds(); round++) {
-                progress.round(round, mode.rounds());
-                for (RunResult result : new Runner(options, progress).run()) {
-                    byBenchmark.computeIfAbsent(key(result.getParams()), k -> new ArrayList<>()).add(result);
-                }
+        for (int round = 1; round <= mode.rounds(); round++) {
+            progress.round(round, mode.rounds(), condition);
+            for (RunResult result : new Runner(options, progress).run()) {
+                byBenchmark.computeIfAbsent(key(result.getParams()), k -> new ArrayList<>()).add(result);
             }
         }
         return byBenchmark.values().stream().map(BenchMain::merge).toList();
@@ -282,12 +332,13 @@ public final class BenchMain {
         return new RunResult(rounds.getFirst().getParams(), forks);
     }
 
-    private static String header(String modeName, Mode mode, String include, Collection<RunResult> results,
+    private static String header(String modeName, Mode mode, String include, int busy, Collection<RunResult> results,
             PiscinaResults node, Instant start, Duration took, double loadBefore, double loadAfter) {
         int cpus = Runtime.getRuntime().availableProcessors();
         String command = "mvn -q -Pbench -DskipTests package"
                 + ("quick".equals(modeName) ? "" : " -Dbench.mode=" + modeName)
-                + ("dev.moroutine.bench.".equals(include) ? "" : " -Dbench.include=" + include);
+                + ("dev.moroutine.bench.".equals(include) ? "" : " -Dbench.include=" + include)
+                + (busy == 0 ? "" : " -Dbench.busy=" + busy);
         List<String> lines = new ArrayList<>(List.of(
                 "# moroutine beside its peers",
                 "",

@@ -47,8 +47,8 @@ final class Progress implements OutputFormat {
     }
 
     /** Names the round the next benchmarks belong to. */
-    void round(int round, int rounds) {
-        this.round = rounds > 1 ? " round " + round + "/" + rounds : "";
+    void round(int round, int rounds, String condition) {
+        this.round = (rounds > 1 ? " round " + round + "/" + rounds : "") + condition;
     }
 
     @Override

@@ -457,6 +457,9 @@ public final class ResultsTable {
      * @return the best peer that ran, if any
      */
     static Optional<Row> bestPeer(List<Row> table) {
+        if (table.isEmpty()) {
+            return Optional.empty();
+        }
         Comparator<Row> byValue = Comparator.comparingDouble(Row::compared);
         return table.stream()
                 .filter(r -> r.role() == Role.PEER && r.ran())
@@ -533,6 +536,55 @@ public final class ResultsTable {
                 + " 1 moroutine is ahead, below 1 it is behind. The spread is the lowest and the highest iteration."
                 + (bounds ? " The spinning SPSC queue is an upper bound for a bounded hand-off (both threads spin, never"
                         + " park), not a peer." : "") + "\n";
+    }
+
+    /**
+     * The busy-machine comparison: per shape, what moroutine keeps of its quiet figure beside what the
+     * best peer (the best on the quiet machine among those that also ran under load) keeps of its
+     * own, and moroutine against the best peer under load.
+     *
+     * @param quiet the rows of the quiet run
+     * @param busy the rows of the same benchmarks under load
+     * @param condition what the load was, for the legend
+     * @return a Markdown table with its legend
+     */
+    public static String underLoad(List<Row> quiet, List<Row> busy, String condition) {
+        List<List<String>> cells = new ArrayList<>();
+        cells.add(List.of("shape", "moroutine: quiet → busy (kept)", "best peer: quiet → busy (kept)",
+                "moroutine ÷ best peer, busy", "moroutine keeps at least the peer's share"));
+        Map<Shape, List<Row>> quietByShape = byShape(quiet);
+        for (Map.Entry<Shape, List<Row>> entry : byShape(busy).entrySet()) {
+            List<Row> busyTable = entry.getValue();
+            List<Row> quietTable = quietByShape.getOrDefault(entry.getKey(), List.of());
+            Optional<Row> mQuiet = moroutine(quietTable);
+            Optional<Row> mBusy = mQuiet.flatMap(m -> system(busyTable, m.system()));
+            Optional<Row> pQuiet = bestPeer(quietTable.stream().filter(r -> system(busyTable, r.system()).isPresent()).toList());
+            Optional<Row> pBusy = pQuiet.flatMap(p -> system(busyTable, p.system()));
+            if (mBusy.isEmpty() || pBusy.isEmpty()) {
+                continue;
+            }
+            double mKept = ratio(mBusy.get(), mQuiet.get());
+            double pKept = ratio(pBusy.get(), pQuiet.get());
+            cells.add(List.of(entry.getKey().title(),
+                    num(mQuiet.get().compared()) + " → " + num(mBusy.get().compared()) + " (" + percent(mKept) + ")",
+                    pQuiet.get().system() + " " + num(pQuiet.get().compared()) + " → " + num(pBusy.get().compared())
+                            + " (" + percent(pKept) + ")",
+                    bestPeer(busyTable).map(b -> b.system() + ": " + verdict(ratio(mBusy.get(), b))).orElse("–"),
+                    Double.isNaN(mKept) || Double.isNaN(pKept) ? "–" : mKept >= pKept ? "yes" : "**no**"));
+        }
+        return markdown(cells, 1) + "\n"
+                + "Each JMH benchmark ran twice in this run: on the quiet machine (the tables above), then with "
+                + condition + ". \"kept\": the busy figure as a share of the quiet one (for latency and time, the"
+                + " quiet over the busy), so 100% means no loss. The best peer is the best on the quiet machine"
+                + " among those that also ran under load; Piscina runs on the quiet machine only.\n";
+    }
+
+    private static Optional<Row> system(List<Row> table, String system) {
+        return table.stream().filter(r -> r.system().equals(system) && r.ran()).findFirst();
+    }
+
+    private static String percent(double share) {
+        return Double.isNaN(share) ? "–" : String.format(Locale.ROOT, "%.0f%%", 100 * share);
     }
 
     /** A row's headline value and its spread. */

@@ -23,6 +23,9 @@ public final class Targets {
      */
     public record Target(String issue, String goal, String measured, Optional<Boolean> met) {}
 
+    /** The streaming shapes' peer, as its rows are named. */
+    private static final String SUBMISSION_PUBLISHER = "SubmissionPublisher (buffer 256)";
+
     private Targets() {}
 
     /**
@@ -69,6 +72,16 @@ public final class Targets {
                 fanOut.size() == Shapes.FAN_OUT_CONSUMERS.size() ? eight.map(e -> e / bestFanOut) : Optional.empty(), 0.9,
                 v -> num(eight.orElseThrow()) + " vs best " + num(bestFanOut) + " M items/s = "
                         + String.format(java.util.Locale.ROOT, "%.0f%%", 100 * v)));
+        for (Shape shape : List.of(Shapes.PARALLEL, Shapes.PER_TASK, Shapes.PIPELINED_64, Shapes.PIPELINED_1024)) {
+            targets.add(versus(rows, shape, Dispatcher.FORK_JOIN_POOL, 1.0));
+        }
+        targets.add(versus(rows, Shapes.CPU, Dispatcher.FORK_JOIN_POOL, 1.0));
+        targets.add(versus(rows, Shapes.STREAM, SUBMISSION_PUBLISHER, 1.5));
+        targets.add(versus(rows, Shapes.CHANNEL, SUBMISSION_PUBLISHER, 1.5));
+        targets.add(versus(rows, Shapes.ROUND_TRIP, SUBMISSION_PUBLISHER, 0.5));
+        targets.add(versus(rows, Shapes.PING_PONG, Dispatcher.FORK_JOIN_POOL, 10));
+        targets.add(versus(rows, Shapes.STRUCT_LOAD, "record from a volatile field", 0.5));
+        targets.add(versus(rows, Shapes.STRUCT_STORE, "new record to a volatile field", 0.5));
         targets.add(atMost("5 (benchmarks)", "the whole quick comparison < 5 minutes",
                 quickAndComplete ? Optional.of(took.toMillis() / 60_000.0) : Optional.empty(), 5,
                 v -> took.toMinutes() + " min " + took.toSecondsPart() + " s"));
@@ -88,6 +101,31 @@ public final class Targets {
                     .append(" | ").append(t.met().map(met -> met ? "met" : "**missed**").orElse("–")).append(" |\n");
         }
         return out.toString();
+    }
+
+    /**
+     * Issue 14's kind of target: moroutine at least {@code times} as good as one peer on one shape
+     * (for latency and time, the peer's figure over moroutine's; a struct within 2× is 0.5).
+     */
+    private static Target versus(List<Row> rows, Shape shape, String peer, double times) {
+        Optional<Row> mine = row(rows, shape, Dispatcher.MOROUTINE);
+        Optional<Row> theirs = row(rows, shape, peer);
+        String goal = shape.title() + ": moroutine ≥ " + num(times) + "× " + peer;
+        return atLeast("14 (speed)", goal, mine.flatMap(m -> theirs.map(p -> ResultsTable.ratio(m, p))), times,
+                v -> num(mine.orElseThrow().compared()) + " vs " + num(theirs.orElseThrow().compared()) + " = " + num(v) + "×");
+    }
+
+    private static Optional<Row> row(List<Row> rows, Shape shape, String system) {
+        String name = system.equals(Dispatcher.MOROUTINE) ? moroutineName(shape) : system;
+        return rows.stream().filter(r -> r.shape().equals(shape) && r.system().equals(name) && r.ran()).findFirst();
+    }
+
+    /** The struct shapes name moroutine's row after the operation. */
+    private static String moroutineName(Shape shape) {
+        if (shape.equals(Shapes.STRUCT_LOAD)) {
+            return "moroutine Struct.load";
+        }
+        return shape.equals(Shapes.STRUCT_STORE) ? "moroutine Struct.store" : Dispatcher.MOROUTINE;
     }
 
     private static Optional<Double> median(List<Row> rows, Shape shape, String system) {

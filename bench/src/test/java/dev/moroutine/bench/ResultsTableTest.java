@@ -66,6 +66,30 @@ class ResultsTableTest {
     }
 
     @Test
+    void comparesWhatEachSystemKeepsUnderLoad() {
+        List<Row> busy = List.of(
+                row(Shapes.PING_PONG, Dispatcher.FORK_JOIN_POOL, Role.PEER, 80, 80, 80).withLatency(80, 90, 99, 100),
+                row(Shapes.PING_PONG, Dispatcher.MOROUTINE, Role.MOROUTINE, 5, 5, 5).withLatency(5, 6, 7, 100),
+                row(Shapes.STREAM, Dispatcher.MOROUTINE, Role.MOROUTINE, 4.5, 4.5, 4.5),
+                row(Shapes.STREAM, "ArrayBlockingQueue(16)", Role.PEER, 0.3, 0.3, 0.3),
+                row(Shapes.STREAM, "SubmissionPublisher (buffer 256)", Role.PEER, 27, 27, 27));
+        String text = ResultsTable.underLoad(sample(), busy, "1 core kept busy by another process").replaceAll(" +", " ");
+        // ping-pong: moroutine 0.5 → 5 µs keeps 10%, ForkJoinPool 40 → 80 keeps 50%: it loses more
+        assertTrue(text.contains("| 0.500 → 5.00 (10%) | ForkJoinPool 40.0 → 80.0 (50%) | ForkJoinPool: 16.0× | **no** |"), text);
+        // stream: moroutine 9 → 4.5 keeps 50%, SubmissionPublisher 30 → 27 keeps 90%; shapes not run busy are left out
+        assertTrue(text.contains("| 9.00 → 4.50 (50%) | SubmissionPublisher (buffer 256) 30.0 → 27.0 (90%) |"), text);
+        assertFalse(text.contains("CPU-bound"), text);
+        assertTrue(text.contains("with 1 core kept busy by another process"), text);
+    }
+
+    @Test
+    void refusesABusyCountTheMachineCannotSpare() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> BenchMain.main(new String[] {"--busy=" + Runtime.getRuntime().availableProcessors()}));
+        assertTrue(e.getMessage().contains("from 0 to " + (Runtime.getRuntime().availableProcessors() - 1)), e.getMessage());
+    }
+
+    @Test
     void rendersOneTablePerShapeWithSpreadAndShares() {
         String text = ResultsTable.render(sample()).replaceAll(" +", " ");
         assertTrue(text.contains("### Ping-pong latency"), text);
@@ -85,6 +109,12 @@ class ResultsTableTest {
         assertEquals(Optional.of(true), find(targets, "fan-out").met()); // 9 / 10 = 90%
         assertEquals(Optional.of(true), find(targets, "quick comparison").met());
         assertEquals(Optional.empty(), find(targets, "pipelined").met());
+        // issue 14: against one named peer each
+        assertEquals(Optional.of(true), find(targets, "one noop task at a time: moroutine ≥ 10.0× ForkJoinPool").met()); // 80×
+        assertEquals(Optional.of(false), find(targets, "CPU-bound").met()); // speed-ups 1.78 vs 1.82
+        Target stream = find(targets, "Stream worker→caller: 20,000 items per stream: moroutine ≥ 1.50× SubmissionPublisher");
+        assertEquals("9.00 vs 30.0 = 0.300×", stream.measured());
+        assertEquals(Optional.empty(), find(targets, "Round trip").met());
         String table = Targets.render(targets);
         assertTrue(table.contains("**missed**"), table);
     }
