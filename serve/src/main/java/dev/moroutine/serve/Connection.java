@@ -130,6 +130,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private final long headerTimeoutNanos;
     private final ArrayDeque<Exchange> exchanges = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
+    /** Where this connection's worker hands its answers back to the I/O thread. */
+    private Outbox outbox;
     /** The tail exchange while its body is read; its head and the body so far. */
     private Exchange receiving;
     private HttpRequest receivingHead;
@@ -164,6 +166,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.outbox = server.outbox(ctx.executor());
     }
 
     @Override
@@ -366,8 +369,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             return;
         }
         exchange.task = task;
-        EventExecutor loop = ctx.executor();
-        task.whenComplete((response, failure) -> loop.execute(() -> answered(exchange, response, failure)));
+        task.whenComplete((response, failure) -> outbox.post(() -> answered(exchange, response, failure)));
     }
 
     private void answered(Exchange exchange, Response response, Throwable failure) {

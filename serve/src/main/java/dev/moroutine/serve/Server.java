@@ -24,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -103,6 +104,8 @@ public final class Server implements AutoCloseable {
     private final EventLoopGroup io;
     private final Channel listener;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    /** One per I/O thread: see {@link Outbox}. */
+    private final Map<EventExecutor, Outbox> outboxes = new ConcurrentHashMap<>();
     /** Tasks submitted whose futures have not completed. */
     private final AtomicInteger running = new AtomicInteger();
     /** Completes once closing, with no connection open and no task running. */
@@ -225,6 +228,11 @@ public final class Server implements AutoCloseable {
             checkDrained();
         });
         return future;
+    }
+
+    /** The outbox of an I/O thread, through which workers hand its connections their answers. */
+    Outbox outbox(EventExecutor loop) {
+        return outboxes.computeIfAbsent(loop, Outbox::new);
     }
 
     private void checkDrained() {

@@ -74,7 +74,14 @@ public final class HttpServers {
         SERVE("moroutine serve", "defaults: 1 Netty I/O thread, a pool of 1 worker per CPU (2), each connection pinned to one") {
             @Override
             Running start() {
-                Server server = Server.start(SERVE_HANDLER, ServerOptions.defaults());
+                ServerOptions options = ServerOptions.defaults();
+                if (Integer.getInteger("bench.serve.io") != null) { // for experiments only
+                    options = options.withIoThreads(Integer.getInteger("bench.serve.io"));
+                }
+                if (Integer.getInteger("bench.serve.workers") != null) {
+                    options = options.withWorkers(Integer.getInteger("bench.serve.workers"));
+                }
+                Server server = Server.start(SERVE_HANDLER, options);
                 return running(server.port(), server::close);
             }
         },
