@@ -126,6 +126,8 @@ public final class Server implements AutoCloseable {
                     .group(io)
                     .channel(NioServerSocketChannel.class)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    // A client that shuts its output after its requests still reads the answers: see Connection.
+                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel channel) {
