@@ -32,13 +32,14 @@ import java.util.function.ToDoubleFunction;
  * answering {@link Hello}'s plaintext and JSON paths to {@code wrk} at 64 keep-alive connections.
  *
  * <pre>
- * mvn -q -Pbench-http -DskipTests package                          # quick: 3 rounds, about 4 minutes
+ * mvn -q -Pbench-http -DskipTests package                          # quick: 3 rounds, about 5 minutes
  * mvn -q -Pbench-http -DskipTests package -Dbench.mode=full        # 5 rounds of longer runs, about 12 minutes
  * </pre>
  *
  * <p>Each round starts every server in a fresh JVM of its own, in an order that rotates from round
  * to round (so that a burst of load elsewhere lands on different servers), checks both answers with
- * {@link HttpClient}, then, per path, runs wrk once to warm it up and once to measure. The report
+ * {@link HttpClient}, warms both paths up with wrk, then measures each with wrk, the first path
+ * measured alternating from round to round. The report
  * gives the medians of the rounds. wrk, the server and this JVM share the machine's CPUs: the report
  * says how many cores the server, wrk and everything else used during each measurement.
  *
@@ -91,7 +92,7 @@ public final class HttpBench {
 
         static Mode named(String name) {
             return switch (name) {
-                case "quick" -> new Mode(name, 3, Duration.ofSeconds(3), Duration.ofSeconds(5));
+                case "quick" -> new Mode(name, 3, Duration.ofSeconds(5), Duration.ofSeconds(5));
                 case "full" -> new Mode(name, 5, Duration.ofSeconds(5), Duration.ofSeconds(15));
                 default -> throw new IllegalArgumentException("unknown mode \"" + name + "\"; use quick or full");
             };
@@ -178,7 +179,8 @@ public final class HttpBench {
                         for (Endpoint endpoint : Endpoint.values()) { // both paths compiled before either is measured
                             runWrk(wrk, server, endpoint, mode.warmup(), raw, contender.label() + " " + endpoint.label + " warm-up");
                         }
-                        for (Endpoint endpoint : Endpoint.values()) {
+                        List<Endpoint> order = round % 2 == 1 ? List.of(Endpoint.values()) : List.of(Endpoint.values()).reversed();
+                        for (Endpoint endpoint : order) { // the path measured first alternates, as the JIT may still be at work
                             System.out.printf(Locale.ROOT, "[%d/%d] round %d, %-16s %-9s (about %d min %02d s left): ", turn, turns,
                                     round, contender.label(), endpoint.label, left.toMinutes(), left.toSecondsPart());
                             Sample sample = measure(wrk, server, contender, endpoint, round, mode.measure(), raw);

@@ -43,7 +43,8 @@ final class HttpReport {
         if (run.wrkVersion() != null) {
             lines.add("- Load: " + run.wrkVersion() + ", `wrk -t" + HttpBench.WRK_THREADS + " -c" + HttpBench.CONNECTIONS + " -d"
                     + mode.measure().toSeconds() + "s --latency`, keep-alive, after a " + mode.warmup().toSeconds()
-                    + " s warm-up run of each path; " + mode.rounds() + " rounds, each starting every server in a fresh JVM"
+                    + " s warm-up run of each path (the first path measured alternates per round); " + mode.rounds()
+                    + " rounds, each starting every server in a fresh JVM"
                     + " (Java " + Runtime.version() + ", " + String.join(" ", HttpBench.SERVER_JVM)
                     + "), in an order rotated from round to round.");
         } else {
