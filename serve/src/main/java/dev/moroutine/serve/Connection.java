@@ -82,13 +82,20 @@ import java.util.concurrent.TimeUnit;
  * otherwise (the client went away) leaves its tasks to finish unheard: the server counts a task
  * as running until its handler returns, which is what a clean drain waits for.
  *
+ * <h2>Half-close</h2>
+ * The channel allows half-closure: when the client shuts its output, the requests it sent whole
+ * are answered as in a {@link #drain()} and the connection closes after the last answer.
+ *
  * <h2>Deadlines</h2>
  * The header deadline runs from a request's first byte (for the first request, from the
  * connection) until its header section is decoded: it is armed after a read that left a head
  * incomplete, so a head that arrives whole costs no timer. While the connection does not read
  * because {@link #MAX_PIPELINED} requests are owed, the rest of a head may wait unread in the
  * socket through no fault of the client: the deadline does not fire then, and restarts when
- * reading resumes. The idle timeout (an
+ * reading resumes. The body deadline runs from the end of a request's header section (or from
+ * the {@code 100 Continue} that asks for its body) until its body is read whole; it too is armed
+ * only after a read that left a body incomplete, waits while reading is paused or a
+ * {@code 100 Continue} is still owed, and answers 408 in the request's turn. The idle timeout (an
  * {@link io.netty.handler.timeout.IdleStateHandler} before the decoder) closes a connection that
  * reads nothing for that long while no task of it is running and no response is being taken by
  * the client (see {@link #outputMoved()}).

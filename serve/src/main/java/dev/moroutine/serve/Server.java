@@ -61,7 +61,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>HTTP</h2>
  * Keep-alive and pipelining (answers in request order), chunked request and response bodies,
  * {@code Expect: 100-continue}, {@code Connection: close}, {@code HEAD} (the handler's answer
- * without its body). A request is refused, and its connection closed after the answer, with 414
+ * without its body), a {@code Date} on every answer, and half-close (a client that shuts its
+ * output after its requests still gets their answers, then the connection closes). A request
+ * is refused, and its connection closed after the answer, with 414
  * (request line too long), 431 (header section too large or with too many fields), 413 (body
  * over the limit, announced or sent), 400 (malformed; and every request-smuggling shape: both
  * {@code Content-Length} and {@code Transfer-Encoding}, several {@code Content-Length} values,
@@ -69,7 +71,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * 501 (a transfer coding other than {@code chunked}), 417 (an expectation other than
  * {@code 100-continue}) or 505 (a version other than 1.0 and 1.1). A client that does not send a
  * request's header section within the {@linkplain ServerOptions#withHeaderTimeout header timeout}
- * gets a 408; a connection silent for the {@linkplain ServerOptions#withIdleTimeout idle timeout}
+ * gets a 408, and so does one that does not send a request's body within the
+ * {@linkplain ServerOptions#withBodyTimeout body timeout}; a connection silent for the
+ * {@linkplain ServerOptions#withIdleTimeout idle timeout}
  * while the server owes it nothing is closed. A handler that throws, or whose task fails or times
  * out, gets its client a 500 with no detail, and the failure is logged (logger
  * {@code dev.moroutine.serve.Server}, level {@code WARNING}); its worker goes on.
