@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -81,13 +82,20 @@ import java.util.concurrent.TimeUnit;
  * otherwise (the client went away) leaves its tasks to finish unheard: the server counts a task
  * as running until its handler returns, which is what a clean drain waits for.
  *
+ * <h2>Half-close</h2>
+ * The channel allows half-closure: when the client shuts its output, the requests it sent whole
+ * are answered as in a {@link #drain()} and the connection closes after the last answer.
+ *
  * <h2>Deadlines</h2>
  * The header deadline runs from a request's first byte (for the first request, from the
  * connection) until its header section is decoded: it is armed after a read that left a head
  * incomplete, so a head that arrives whole costs no timer. While the connection does not read
  * because {@link #MAX_PIPELINED} requests are owed, the rest of a head may wait unread in the
  * socket through no fault of the client: the deadline does not fire then, and restarts when
- * reading resumes. The idle timeout (an
+ * reading resumes. The body deadline runs from the end of a request's header section (or from
+ * the {@code 100 Continue} that asks for its body) until its body is read whole; it too is armed
+ * only after a read that left a body incomplete, waits while reading is paused or a
+ * {@code 100 Continue} is still owed, and answers 408 in the request's turn. The idle timeout (an
  * {@link io.netty.handler.timeout.IdleStateHandler} before the decoder) closes a connection that
  * reads nothing for that long while no task of it is running and no response is being taken by
  * the client (see {@link #outputMoved()}).
@@ -128,8 +136,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private final ServerOptions options;
     private final RequestDecoder decoder;
     private final long headerTimeoutNanos;
+    private final long bodyTimeoutNanos;
     private final ArrayDeque<Exchange> exchanges = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
+    /** Where this connection's worker hands its answers back to the I/O thread. */
+    private Outbox outbox;
     /** The tail exchange while its body is read; its head and the body so far. */
     private Exchange receiving;
     private HttpRequest receivingHead;
@@ -138,6 +149,13 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private boolean headPending;
     private long headStarted;
     private ScheduledFuture<?> headTimer;
+    /** When the body of {@code receiving} became due (its head's end, or the 100 Continue); see {@link #bodyDeadline()}. */
+    private long bodyStarted;
+    private ScheduledFuture<?> bodyTimer;
+    /** The client shut its output (a half-close): it sends nothing more, and still reads the answers it is owed. */
+    private boolean inputShut;
+    /** The last answer was written and the output shut; see {@link #closeGently()}. */
+    private boolean outputShut;
     private boolean draining;
     private boolean ending;
     private boolean closed;
@@ -150,6 +168,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         this.options = options;
         this.decoder = new RequestDecoder(options, this::bytesRead);
         this.headerTimeoutNanos = options.headerTimeout().toNanos();
+        this.bodyTimeoutNanos = options.bodyTimeout().toNanos();
     }
 
     RequestDecoder decoder() {
@@ -164,6 +183,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.outbox = server.outbox(ctx.executor());
     }
 
     @Override
@@ -186,6 +206,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
     public void channelReadComplete(ChannelHandlerContext ctx) {
         if (headPending && headTimer == null && !ending) {
             armHeadTimer();
+        }
+        if (receiving != null && bodyTimer == null && !ending) { // a body still to come: a request read whole costs no timer
+            armBodyTimer();
         }
         ctx.fireChannelReadComplete();
     }
@@ -226,6 +249,39 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    private void armBodyTimer() {
+        long left = bodyStarted + bodyTimeoutNanos - System.nanoTime();
+        bodyTimer = ctx.executor().schedule(this::bodyDeadline, Math.max(0, left), TimeUnit.NANOSECONDS);
+    }
+
+    private void cancelBodyTimer() {
+        if (bodyTimer != null) {
+            bodyTimer.cancel(false);
+            bodyTimer = null;
+        }
+    }
+
+    /**
+     * The body of {@code receiving} did not arrive whole within the body timeout: a 408, written
+     * after the answers owed for earlier requests, then the connection closes. It does not fire
+     * while the server is at fault: reading paused ({@link #MAX_PIPELINED}), or a {@code 100 Continue}
+     * that the client may be waiting for not sent yet; the deadline restarts when that ends.
+     */
+    private void bodyDeadline() {
+        bodyTimer = null;
+        Exchange exchange = receiving;
+        if (exchange == null || ending || closed || exchange.expectsContinue || !ctx.channel().config().isAutoRead()) {
+            return; // done, or the server's turn: flush() restarts the deadline
+        }
+        if (bodyStarted + bodyTimeoutNanos - System.nanoTime() > 0) { // restarted meanwhile
+            armBodyTimer();
+            return;
+        }
+        LOG.log(System.Logger.Level.DEBUG, () -> "closing " + ctx.channel() + ": the body of " + exchange.name
+                + " did not arrive within " + options.bodyTimeout());
+        reject(exchange, 408);
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
@@ -252,6 +308,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         exchange.expectsContinue = HttpUtil.is100ContinueExpected(request);
         receiving = exchange;
         receivingHead = request;
+        bodyStarted = System.nanoTime();
         if (exchanges.size() >= MAX_PIPELINED) {
             ctx.channel().config().setAutoRead(false);
         }
@@ -317,6 +374,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             releaseBody();
             receiving = null;
             receivingHead = null;
+            cancelBodyTimer();
             if (!exchange.keepAlive) { // RFC 9112 §9.6: no request after one that ends the connection is processed
                 ending = true;
                 ctx.channel().config().setAutoRead(false);
@@ -343,6 +401,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (exchange == receiving) {
             receiving = null;
             receivingHead = null;
+            cancelBodyTimer();
             releaseBody();
         }
         exchange.response = errorBody(status);
@@ -366,8 +425,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             return;
         }
         exchange.task = task;
-        EventExecutor loop = ctx.executor();
-        task.whenComplete((response, failure) -> loop.execute(() -> answered(exchange, response, failure)));
+        task.whenComplete((response, failure) -> outbox.post(() -> answered(exchange, response, failure)));
     }
 
     private void answered(Exchange exchange, Response response, Throwable failure) {
@@ -422,10 +480,17 @@ final class Connection extends ChannelInboundHandlerAdapter {
         next = exchanges.peek();
         if (next != null && next == receiving && next.expectsContinue) {
             next.expectsContinue = false;
+            bodyStarted = System.nanoTime(); // the client may have waited for this: its body is due from now
             ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
         }
         if (!ctx.channel().config().isAutoRead() && !draining && exchanges.size() < MAX_PIPELINED) {
             ctx.channel().config().setAutoRead(true);
+            if (receiving != null) { // the rest of a body may have waited unread: due from now
+                bodyStarted = System.nanoTime();
+                if (bodyTimer == null) {
+                    armBodyTimer();
+                }
+            }
             if (headPending) {
                 headStarted = System.nanoTime();
                 if (headTimer == null) {
@@ -461,6 +526,9 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     private static void fields(HttpHeaders headers, Response response, boolean http10, boolean last) {
         response.headers().forEach(headers::add);
+        if (!headers.contains(HttpHeaderNames.DATE)) { // RFC 9110 §6.6.1; a handler's own Date stays
+            headers.set(HttpHeaderNames.DATE, HttpDate.now());
+        }
         if (last) {
             headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         } else if (http10) {
@@ -475,6 +543,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof ChannelInputShutdownEvent) {
+            clientDoneSending();
+            return;
+        }
         if (event instanceof IdleStateEvent && exchanges.size() == (receiving != null ? 1 : 0) && !outputMoved()) {
             LOG.log(System.Logger.Level.DEBUG, () -> "closing " + ctx.channel() + ": idle for " + options.idleTimeout());
             ctx.close(); // no task of this connection runs, and it has neither sent nor taken anything for the idle timeout
@@ -501,6 +573,26 @@ final class Connection extends ChannelInboundHandlerAdapter {
     }
 
     /**
+     * The client shut its output (or closed) after its requests: the decoder has already passed on
+     * every request it sent whole (and refused one cut short). Those still get their answers, the
+     * last one saying {@code Connection: close}, and the connection closes after it, at once if
+     * nothing is owed, as in a {@link #drain()}.
+     */
+    private void clientDoneSending() {
+        LOG.log(System.Logger.Level.DEBUG, () -> "the client of " + ctx.channel() + " shut its output; " + exchanges.size()
+                + " requests still to answer");
+        inputShut = true;
+        if (outputShut) { // we had answered last and were only reading what the client still sent: it is done
+            ctx.close();
+            return;
+        }
+        if (ending) { // the last answer is decided, and closing after it sees inputShut
+            return;
+        }
+        drain();
+    }
+
+    /**
      * Graceful close, from the server: reads nothing more, drops a request not yet read whole,
      * answers the requests already dispatched and closes after the last of them (at once if none).
      */
@@ -511,6 +603,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         draining = true;
         ctx.channel().config().setAutoRead(false);
         cancelHeadTimer();
+        cancelBodyTimer();
         if (receiving != null) {
             exchanges.removeLast();
             receiving = null;
@@ -539,6 +632,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         closed = true;
         cancelHeadTimer();
+        cancelBodyTimer();
         exchanges.clear(); // their tasks finish unheard: see the class comment
         releaseBody();
         ctx.fireChannelInactive();
@@ -562,10 +656,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
      * while the client still uploads, say).
      */
     private void closeGently() {
-        if (closed || !(ctx.channel() instanceof SocketChannel socket)) {
-            ctx.close();
+        if (closed || inputShut || !(ctx.channel() instanceof SocketChannel socket) || socket.isInputShutdown()) {
+            ctx.close(); // nothing unread can come: a close resets nothing
             return;
         }
+        outputShut = true;
         socket.shutdownOutput();
         socket.config().setAutoRead(true);
         ctx.executor().schedule(() -> ctx.close(), LINGER.toNanos(), TimeUnit.NANOSECONDS);

@@ -24,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -60,7 +61,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>HTTP</h2>
  * Keep-alive and pipelining (answers in request order), chunked request and response bodies,
  * {@code Expect: 100-continue}, {@code Connection: close}, {@code HEAD} (the handler's answer
- * without its body). A request is refused, and its connection closed after the answer, with 414
+ * without its body), a {@code Date} on every answer, and half-close (a client that shuts its
+ * output after its requests still gets their answers, then the connection closes). A request
+ * is refused, and its connection closed after the answer, with 414
  * (request line too long), 431 (header section too large or with too many fields), 413 (body
  * over the limit, announced or sent), 400 (malformed; and every request-smuggling shape: both
  * {@code Content-Length} and {@code Transfer-Encoding}, several {@code Content-Length} values,
@@ -68,7 +71,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * 501 (a transfer coding other than {@code chunked}), 417 (an expectation other than
  * {@code 100-continue}) or 505 (a version other than 1.0 and 1.1). A client that does not send a
  * request's header section within the {@linkplain ServerOptions#withHeaderTimeout header timeout}
- * gets a 408; a connection silent for the {@linkplain ServerOptions#withIdleTimeout idle timeout}
+ * gets a 408, and so does one that does not send a request's body within the
+ * {@linkplain ServerOptions#withBodyTimeout body timeout}; a connection silent for the
+ * {@linkplain ServerOptions#withIdleTimeout idle timeout}
  * while the server owes it nothing is closed. A handler that throws, or whose task fails or times
  * out, gets its client a 500 with no detail, and the failure is logged (logger
  * {@code dev.moroutine.serve.Server}, level {@code WARNING}); its worker goes on.
@@ -103,6 +108,8 @@ public final class Server implements AutoCloseable {
     private final EventLoopGroup io;
     private final Channel listener;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    /** One per I/O thread: see {@link Outbox}. */
+    private final Map<EventExecutor, Outbox> outboxes = new ConcurrentHashMap<>();
     /** Tasks submitted whose futures have not completed. */
     private final AtomicInteger running = new AtomicInteger();
     /** Completes once closing, with no connection open and no task running. */
@@ -123,6 +130,8 @@ public final class Server implements AutoCloseable {
                     .group(io)
                     .channel(NioServerSocketChannel.class)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    // A client that shuts its output after its requests still reads the answers: see Connection.
+                    .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel channel) {
@@ -225,6 +234,11 @@ public final class Server implements AutoCloseable {
             checkDrained();
         });
         return future;
+    }
+
+    /** The outbox of an I/O thread, through which workers hand its connections their answers. */
+    Outbox outbox(EventExecutor loop) {
+        return outboxes.computeIfAbsent(loop, Outbox::new);
     }
 
     private void checkDrained() {

@@ -30,6 +30,7 @@ public final class ServerOptions {
     private final int maxHeaderCount;
     private final int maxBodySize;
     private final Duration headerTimeout;
+    private final Duration bodyTimeout;
     private final Duration idleTimeout;
     private final Duration drainTimeout;
 
@@ -46,6 +47,7 @@ public final class ServerOptions {
         int maxHeaderCount;
         int maxBodySize;
         Duration headerTimeout;
+        Duration bodyTimeout;
         Duration idleTimeout;
         Duration drainTimeout;
     }
@@ -62,6 +64,7 @@ public final class ServerOptions {
         maxHeaderCount = f.maxHeaderCount;
         maxBodySize = f.maxBodySize;
         headerTimeout = f.headerTimeout;
+        bodyTimeout = f.bodyTimeout;
         idleTimeout = f.idleTimeout;
         drainTimeout = f.drainTimeout;
     }
@@ -79,6 +82,7 @@ public final class ServerOptions {
         f.maxHeaderCount = maxHeaderCount;
         f.maxBodySize = maxBodySize;
         f.headerTimeout = headerTimeout;
+        f.bodyTimeout = bodyTimeout;
         f.idleTimeout = idleTimeout;
         f.drainTimeout = drainTimeout;
         change.accept(f);
@@ -90,7 +94,7 @@ public final class ServerOptions {
      * {@link PoolOptions#defaults()} and thread names {@code moroutine-serve-worker-<index>}; one I/O
      * thread; {@link ConnectionBalancer#leastConnections()}; a request line of at most 4 KiB (414
      * beyond), headers of at most 8 KiB and 100 fields (431 beyond), a body of at most 1 MiB (413
-     * beyond); 10 seconds to send a request's headers, 60 seconds of keep-alive idleness, and 30
+     * beyond); 10 seconds to send a request's headers and 30 to send its body, 60 seconds of keep-alive idleness, and 30
      * seconds for {@link Server#close()} to drain.
      *
      * @return default options
@@ -108,6 +112,7 @@ public final class ServerOptions {
         f.maxHeaderCount = 100;
         f.maxBodySize = 1 << 20;
         f.headerTimeout = Duration.ofSeconds(10);
+        f.bodyTimeout = Duration.ofSeconds(30);
         f.idleTimeout = Duration.ofSeconds(60);
         f.drainTimeout = Duration.ofSeconds(30);
         return new ServerOptions(f);
@@ -250,6 +255,22 @@ public final class ServerOptions {
     }
 
     /**
+     * The deadline for a request's body, from the end of its header section (or from the
+     * {@code 100 Continue} that asks for it): a client that sends it slower, even if it never falls
+     * silent for the idle timeout, gets a 408 and its connection closed, after the answers it is
+     * owed for earlier requests; the other connections are served meanwhile. While the server
+     * itself has stopped reading the connection (16 requests unanswered), the deadline waits.
+     *
+     * @param timeout the deadline
+     * @return a copy with the timeout
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     * @throws NullPointerException if {@code timeout} is null
+     */
+    public ServerOptions withBodyTimeout(Duration timeout) {
+        return with(f -> f.bodyTimeout = positive(timeout, "body timeout"));
+    }
+
+    /**
      * How long a connection may stay silent while the server owes it no response (between
      * keep-alive requests, or within a request's body) before it is closed.
      *
@@ -379,6 +400,15 @@ public final class ServerOptions {
     }
 
     /**
+     * The deadline for a request's body.
+     *
+     * @return the timeout
+     */
+    public Duration bodyTimeout() {
+        return bodyTimeout;
+    }
+
+    /**
      * The idle timeout.
      *
      * @return the timeout
@@ -416,6 +446,6 @@ public final class ServerOptions {
         return "ServerOptions[port=" + port + ", address=" + address.getHostAddress() + ", workers=" + workers + ", ioThreads="
                 + ioThreads + ", maxRequestLineLength=" + maxRequestLineLength + ", maxHeaderSize=" + maxHeaderSize
                 + ", maxHeaderCount=" + maxHeaderCount + ", maxBodySize=" + maxBodySize + ", headerTimeout=" + headerTimeout
-                + ", idleTimeout=" + idleTimeout + ", drainTimeout=" + drainTimeout + "]";
+                + ", bodyTimeout=" + bodyTimeout + ", idleTimeout=" + idleTimeout + ", drainTimeout=" + drainTimeout + "]";
     }
 }

@@ -80,6 +80,54 @@ class DeadlinesTest {
         }
     }
 
+    static final Duration BODY_TIMEOUT = Duration.ofSeconds(1);
+
+    @Test
+    void cutsAClientThatDribblesABodyWhileOthersAreServed() throws Exception {
+        ScheduledExecutorService dribbler = Executors.newSingleThreadScheduledExecutor();
+        try (Server server = Server.start(ok, ServerOptions.defaults().withWorkers(1).withBodyTimeout(BODY_TIMEOUT));
+                HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                RawClient slow = new RawClient(server.port())) {
+            // An earlier request on the same connection is answered first; the body after it never ends in time.
+            slow.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\nPOST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n");
+            long started = System.nanoTime();
+            ScheduledFuture<?> dribbling = dribbler.scheduleAtFixedRate(() -> {
+                try {
+                    slow.send(new byte[] {'a'}); // a byte every 20 ms: never silent, never done within the deadline
+                } catch (IOException closed) {
+                    throw new IllegalStateException(closed); // ends the schedule
+                }
+            }, 20, 20, TimeUnit.MILLISECONDS);
+            for (int i = 0; i < 20; i++) { // the same (only) worker and I/O thread serve everyone else meanwhile
+                var response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/" + i))
+                        .timeout(WAIT).build(), BodyHandlers.ofString());
+                assertEquals("ok /" + i, response.body());
+            }
+            List<RawClient.Reply> replies = slow.read(2, WAIT);
+            long took = System.nanoTime() - started;
+            assertEquals("ok /first", replies.get(0).body());
+            assertEquals(408, replies.get(1).status());
+            assertEquals("close", replies.get(1).header("connection"));
+            assertTrue(slow.closedByServer(WAIT));
+            assertTrue(took >= BODY_TIMEOUT.toNanos(), "not before the body deadline: " + Duration.ofNanos(took));
+            assertEquals(21, server.threads().getFirst().requestsServed(), "the slow body never reached the handler");
+            dribbling.cancel(false);
+        } finally {
+            dribbler.shutdownNow();
+        }
+    }
+
+    @Test
+    void takesABodyThatArrivesWithinTheDeadlineInParts() throws Exception {
+        try (Server server = Server.start(ok, ServerOptions.defaults().withWorkers(1).withBodyTimeout(BODY_TIMEOUT));
+                RawClient raw = new RawClient(server.port())) {
+            raw.send("POST /parts HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n");
+            raw.send("3\r\ndef\r\n0\r\n\r\n");
+            assertEquals("ok /parts", raw.read(WAIT).body());
+            assertEquals("ok /next", raw.send("GET /next HTTP/1.1\r\nHost: x\r\n\r\n").read(WAIT).body());
+        }
+    }
+
     @Test
     void cutsAConnectionThatSendsNoRequest() throws Exception {
         try (Server server = Server.start(ok, ServerOptions.defaults().withWorkers(1).withHeaderTimeout(HEADER_TIMEOUT));

@@ -14,6 +14,9 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -31,6 +34,9 @@ class HttpTest {
 
     /** Echoes the request: method, target, body length and body; {@code /chunks} answers in three chunks. */
     static final Mo1<Request, Response> echo = mo(request -> {
+        if (request.path().equals("/dated")) { // a handler's own Date stays
+            return Response.text("dated").withHeader("Date", "Sun, 06 Nov 1994 08:49:37 GMT");
+        }
         if (request.path().equals("/chunks")) {
             return Response.chunked(200, "text/plain", List.of("one,".getBytes(StandardCharsets.UTF_8),
                     "two,".getBytes(StandardCharsets.UTF_8), "three".getBytes(StandardCharsets.UTF_8)));
@@ -70,6 +76,26 @@ class HttpTest {
         assertEquals("GET /hello?x=1 0 ", response.body());
         assertEquals("text/plain; charset=utf-8", response.headers().firstValue("content-type").orElseThrow());
         assertTrue(response.headers().firstValue("x-worker").orElseThrow().startsWith("moroutine-serve-worker-"));
+    }
+
+    @Test
+    void datesEveryAnswer() throws Exception {
+        try (RawClient raw = new RawClient(server.port())) {
+            long before = Instant.now().getEpochSecond();
+            RawClient.Reply ok = raw.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n").read(WAIT);
+            RawClient.Reply dated = raw.send("GET /dated HTTP/1.1\r\nHost: x\r\n\r\n").read(WAIT);
+            RawClient.Reply refused = raw.send("GET /b HTTP/1.1\r\n\r\n").read(WAIT); // no Host: 400
+            long after = Instant.now().getEpochSecond();
+            assertEquals(400, refused.status());
+            for (RawClient.Reply reply : List.of(ok, refused)) {
+                String date = reply.header("date");
+                assertTrue(date != null && date.matches("[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT"),
+                        "an IMF-fixdate (RFC 7231 §7.1.1.1): " + date);
+                long at = ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond();
+                assertTrue(before <= at && at <= after, date + " is now");
+            }
+            assertEquals(List.of("Sun, 06 Nov 1994 08:49:37 GMT"), dated.headers().getAll("date"));
+        }
     }
 
     @Test

@@ -65,6 +65,18 @@ final class RawClient implements AutoCloseable {
         return this;
     }
 
+    /** Goes away abruptly: closes with a reset (RST), not with the end of the stream, which would be a half-close. */
+    void reset() throws IOException {
+        socket.setSoLinger(true, 0);
+        close();
+    }
+
+    /** Shuts the socket's output (a half-close): the server reads the end of the stream, and may still answer. */
+    RawClient shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+        return this;
+    }
+
     /** The next response, or an {@link AssertionError} if none comes within the timeout. */
     Reply read(Duration timeout) throws IOException {
         List<Reply> replies = read(1, timeout);
