@@ -3,8 +3,13 @@ package dev.moroutine.isolated;
 import dev.moroutine.Pool;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.internal.call.WorkerPool;
+import dev.moroutine.internal.shared.SharedFiles;
+import dev.moroutine.isolated.internal.Child;
 import dev.moroutine.isolated.internal.IsolatedBackend;
 import dev.moroutine.isolated.internal.Settings;
+import dev.moroutine.shared.Shared;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,16 +84,34 @@ public final class Isolated {
         checkAgronaAccess();
         PoolOptions pool = options.poolOptions();
         List<String> jvmOptions = new ArrayList<>();
+        Path sharedFiles = enableSharedFiles();
+        if (sharedFiles != null) {
+            jvmOptions.add("-D" + Child.SHARED_DIRECTORY + "=" + sharedFiles);
+        }
+        Module core = Shared.class.getModule();
+        jvmOptions.add("--enable-native-access=" + (core.isNamed() ? core.getName() : "ALL-UNNAMED")); // the futex
         options.maxHeap().ifPresent(heap -> jvmOptions.add("-Xmx" + heap));
         for (Map.Entry<String, String> property : options.systemProperties().entrySet()) {
             jvmOptions.add("-D" + property.getKey() + "=" + property.getValue());
         }
         jvmOptions.addAll(options.jvmOptions());
-        IsolatedBackend backend = new IsolatedBackend(new Settings(List.copyOf(jvmOptions), options.environment(),
-                options.registered(), options.startTimeout(), options.crashLimit(), options.crashWindow()));
-        WorkerPool made = new WorkerPool(size, pool.balancer(), pool.shutdownTimeout().orElse(null),
-                pool.threadNamePrefix().orElse("moroutine-isolated-" + POOLS.incrementAndGet()), pool.highWaterMark(),
-                pool.taskTimeout().orElse(null), backend);
+        IsolatedBackend backend;
+        WorkerPool made;
+        try {
+            backend = new IsolatedBackend(new Settings(List.copyOf(jvmOptions), options.environment(),
+                    options.registered(), options.startTimeout(), options.crashLimit(), options.crashWindow()));
+        } catch (RuntimeException | Error e) {
+            SharedFiles.disable();
+            throw e;
+        }
+        try {
+            made = new WorkerPool(size, pool.balancer(), pool.shutdownTimeout().orElse(null),
+                    pool.threadNamePrefix().orElse("moroutine-isolated-" + POOLS.incrementAndGet()), pool.highWaterMark(),
+                    pool.taskTimeout().orElse(null), backend);
+        } catch (RuntimeException | Error e) {
+            backend.releaseShared();
+            throw e;
+        }
         try {
             backend.awaitReady();
         } catch (InterruptedException e) {
@@ -100,6 +123,17 @@ public final class Isolated {
             throw e;
         }
         return made;
+    }
+
+    /** While a pool is open, shared values are allocated where its worker JVMs can map them. */
+    private static Path enableSharedFiles() {
+        try {
+            return SharedFiles.enable();
+        } catch (UnsupportedOperationException notLinux) {
+            return null; // shared values stay in this JVM: passing one to a task fails with the reason
+        } catch (IOException e) {
+            throw new IllegalStateException("could not make the private directory for shared memory: " + e, e);
+        }
     }
 
     private static void checkAgronaAccess() {

@@ -7,6 +7,7 @@ import dev.moroutine.internal.dispatch.SpinBudget;
 import dev.moroutine.internal.dispatch.ThreadWorker;
 import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.internal.dispatch.WorkerGroup;
+import dev.moroutine.internal.shared.SharedFiles;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -58,6 +59,9 @@ public final class Child implements Codec.Calls {
     static final int FAILURE = 2;
     /** Reply: the task was cancelled here (the JVM is stopping); the payload is the reason, in UTF-8. */
     static final int CANCELLED = 3;
+
+    /** The system property that names the parent's directory of shared-memory files, which this JVM deletes if the parent dies. */
+    public static final String SHARED_DIRECTORY = "moroutine.isolated.sharedDirectory";
 
     private static final int SPIN_NANOS = 50_000;
     /** How long a terminated worker may take to close its values before the JVM exits anyway. */
@@ -128,6 +132,10 @@ public final class Child implements Codec.Calls {
                 }
             } catch (IOException ended) {
                 // ended too
+            }
+            String sharedFiles = System.getProperty(SHARED_DIRECTORY);
+            if (sharedFiles != null) {
+                SharedFiles.deleteDirectory(Path.of(sharedFiles)); // a parent killed outright left them
             }
             Runtime.getRuntime().halt(1);
         });

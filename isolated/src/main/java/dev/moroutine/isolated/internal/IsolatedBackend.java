@@ -26,6 +26,9 @@ public final class IsolatedBackend implements WorkerPool.Backend {
     private final CompletableFuture<Codec> codec;
     private final List<String> typeNames;
     private final List<IsolatedWorker> workers = new CopyOnWriteArrayList<>();
+    /** Workers not stopped yet; the last one to stop releases the pool's hold on the shared files. */
+    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicBoolean sharedReleased = new java.util.concurrent.atomic.AtomicBoolean();
     /** When the recent unexpected deaths happened ({@link System#nanoTime()}); guarded by itself. */
     private final ArrayDeque<Long> deaths = new ArrayDeque<>();
 
@@ -50,6 +53,7 @@ public final class IsolatedBackend implements WorkerPool.Backend {
     public Worker start(String name, int index, WorkerGroup pool) {
         IsolatedWorker worker = new IsolatedWorker(name, index, pool, this);
         workers.add(worker);
+        running.incrementAndGet();
         worker.start();
         return worker;
     }
@@ -96,6 +100,20 @@ public final class IsolatedBackend implements WorkerPool.Backend {
         List<String> arguments = new ArrayList<>(List.of(name, Integer.toString(index), Integer.toString(highWaterMark)));
         arguments.addAll(typeNames);
         return arguments;
+    }
+
+    /** A worker stopped for good: the last one releases the shared files (see {@link SharedCrossing}). */
+    void workerStopped() {
+        if (running.decrementAndGet() == 0) {
+            releaseShared();
+        }
+    }
+
+    /** Releases this pool's hold on the shared files, once: when its workers have stopped, or it failed to start. */
+    public void releaseShared() {
+        if (sharedReleased.compareAndSet(false, true)) {
+            dev.moroutine.internal.shared.SharedFiles.disable();
+        }
     }
 
     /**

@@ -343,6 +343,7 @@ public final class IsolatedWorker implements Worker {
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.WARNING, "closing the selector of " + name + " failed", e);
             }
+            backend.workerStopped(); // before the count-down: once the pool is closed, its shared files are gone
             stopped.countDown();
             if (fault != null) {
                 LOG.log(System.Logger.Level.ERROR, name + " stopped: its pump thread failed", fault);
