@@ -61,9 +61,9 @@ final class NativeFutex {
         }
     }
 
-    private static long call(long address, int op, int value) {
+    private static long call(long address, int op, int value, long timespec) {
         try {
-            return (long) SYSCALL.invokeExact(SYS_FUTEX, address, (long) op, (long) value, 0L, 0L, 0L);
+            return (long) SYSCALL.invokeExact(SYS_FUTEX, address, (long) op, (long) value, timespec, 0L, 0L);
         } catch (Throwable t) {
             throw new IllegalStateException("futex(2) failed: " + t, t);
         }
@@ -75,12 +75,23 @@ final class NativeFutex {
      * queues atomically with respect to wakes of the word.
      */
     static void await(long address, int expected) {
-        call(address, FUTEX_WAIT, expected);
+        call(address, FUTEX_WAIT, expected, 0L);
+    }
+
+    /**
+     * As {@link #await(long, int)}, for at most {@code timeoutNanos}.
+     *
+     * @param timespec 16 bytes of native memory for the relative timeout ({@code struct timespec}), the caller's own
+     */
+    static void await(long address, int expected, long timeoutNanos, MemorySegment timespec) {
+        timespec.set(ValueLayout.JAVA_LONG, 0, timeoutNanos / 1_000_000_000L);
+        timespec.set(ValueLayout.JAVA_LONG, 8, timeoutNanos % 1_000_000_000L);
+        call(address, FUTEX_WAIT, expected, timespec.address());
     }
 
     /** Wakes up to {@code count} native waiters of the word; returns how many. */
     static int wake(long address, int count) {
-        long woken = call(address, FUTEX_WAKE, count);
+        long woken = call(address, FUTEX_WAKE, count, 0L);
         return woken < 0 ? 0 : (int) woken;
     }
 }

@@ -1,5 +1,6 @@
 package dev.moroutine.internal.shared;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * be interrupted and time out, and a virtual thread does not pin its carrier. For each bucket that
  * has waiters in this process, one platform daemon thread, the bucket's <em>proxy</em>, sleeps in
  * the kernel on {@code seq}; when {@code seq} moves it wakes this process's waiters of the bucket
- * (in {@link Futex}), and sleeps again. It exits when the bucket has no waiters here (checked each
- * time it wakes); one that sleeps on with none costs a blocked thread until the next wake of its
- * bucket or {@link #forget}.
+ * (in {@link Futex}), and sleeps again. With no waiters here it lingers for a second (a bucket
+ * waited on again and again keeps its thread, instead of starting one per wait), sleeping in the
+ * kernel with that timeout, then exits; {@link #forget} ends it at once.
  *
  * <h2>No lost wake</h2>
  * <pre>
@@ -58,6 +59,8 @@ final class ProcessWaits {
 
     private static final long SEQ = 0;
     private static final long SLEEPERS = 4;
+    /** How long a proxy with no waiters stays, so that a bucket waited on again and again keeps its thread. */
+    private static final long LINGER_NANOS = 1_000_000_000L;
 
     /** The watches of this process, by the address of their {@code seq} word. */
     private static final Map<Long, Watch> WATCHES = new ConcurrentHashMap<>();
@@ -86,13 +89,22 @@ final class ProcessWaits {
         @Override
         public void run() {
             MemorySegment memory = chunk.memory;
+            MemorySegment timespec = Arena.ofAuto().allocate(16, 8);
             long[] stale = new long[8];
+            long idleSince = 0;
             for (;;) {
                 int cur = Memory.getIntVolatile(memory, bucket + SEQ);
                 int n = 0;
+                boolean idle;
                 lock.lock();
                 try {
-                    if (waiters.isEmpty() || forgotten) {
+                    idle = waiters.isEmpty();
+                    if (idle && idleSince == 0) {
+                        idleSince = System.nanoTime();
+                    } else if (!idle) {
+                        idleSince = 0;
+                    }
+                    if (forgotten || idle && System.nanoTime() - idleSince >= LINGER_NANOS) {
                         proxy = null;
                         return;
                     }
@@ -114,7 +126,11 @@ final class ProcessWaits {
                     }
                     continue;
                 }
-                NativeFutex.await(seqAddress(), cur);
+                if (idle) {
+                    NativeFutex.await(seqAddress(), cur, LINGER_NANOS, timespec);
+                } else {
+                    NativeFutex.await(seqAddress(), cur);
+                }
             }
         }
     }
