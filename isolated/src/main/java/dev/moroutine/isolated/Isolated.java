@@ -99,7 +99,8 @@ public final class Isolated {
         WorkerPool made;
         try {
             backend = new IsolatedBackend(new Settings(List.copyOf(jvmOptions), options.environment(),
-                    options.registered(), options.startTimeout(), options.crashLimit(), options.crashWindow()));
+                    options.registered(), options.startTimeout(), options.crashLimit(), options.crashWindow(),
+                    options.maxTasksPerJvm().orElse(0), options.idleTimeout().orElse(null)));
         } catch (RuntimeException | Error e) {
             SharedFiles.disable();
             throw e;

@@ -22,6 +22,7 @@ public final class IsolatedBackend implements WorkerPool.Backend {
 
     private final Settings settings;
     private final Launcher launcher;
+    private final Retirement retirement;
     /** Built while the worker JVMs start, which are built the same way: both take a few hundred milliseconds. */
     private final CompletableFuture<Codec> codec;
     private final List<String> typeNames;
@@ -40,6 +41,7 @@ public final class IsolatedBackend implements WorkerPool.Backend {
     public IsolatedBackend(Settings settings) {
         this.settings = settings;
         this.launcher = new Launcher(settings, Child.class);
+        this.retirement = new Retirement(settings);
         this.codec = CompletableFuture.supplyAsync(() -> new Codec(settings.types(), Math.max(2, Runtime.getRuntime().availableProcessors())),
                 runnable -> Thread.ofPlatform().daemon().name("moroutine-isolated-codec").start(runnable));
         List<String> names = new ArrayList<>();
@@ -100,6 +102,11 @@ public final class IsolatedBackend implements WorkerPool.Backend {
         List<String> arguments = new ArrayList<>(List.of(name, Integer.toString(index), Integer.toString(highWaterMark)));
         arguments.addAll(typeNames);
         return arguments;
+    }
+
+    /** When the workers retire their JVMs. */
+    Retirement retirement() {
+        return retirement;
     }
 
     /** A worker stopped for good: the last one releases the shared files (see {@link SharedCrossing}). */
