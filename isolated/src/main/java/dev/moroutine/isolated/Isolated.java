@@ -84,6 +84,10 @@ public final class Isolated {
         checkAgronaAccess();
         PoolOptions pool = options.poolOptions();
         List<String> jvmOptions = new ArrayList<>();
+        // After an OutOfMemoryError a JVM's state is unknown (any thread, the library's too, may have
+        // failed half-way): the worker JVM exits, its task fails with the death's message, and a
+        // fresh JVM replaces it. Options given with withJvmOptions come later and may turn it off.
+        jvmOptions.add("-XX:+ExitOnOutOfMemoryError");
         Path sharedFiles = enableSharedFiles();
         if (sharedFiles != null) {
             jvmOptions.add("-D" + Child.SHARED_DIRECTORY + "=" + sharedFiles);
