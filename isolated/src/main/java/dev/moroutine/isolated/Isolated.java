@@ -37,13 +37,17 @@ import org.agrona.concurrent.UnsafeBuffer;
  * options, so it finds the moroutine by its id ({@code class#field}). Arguments and results are
  * copied, encoded with Apache Fory: register your own classes with {@link IsolatedOptions#register};
  * an argument that cannot cross fails the call. Task-args are resolved and cached in the worker JVM
- * and closed when it stops. Streaming moroutines, stream and channel arguments, shared memory and
+ * and closed when it stops. Streaming moroutines, stream and channel arguments and
  * {@link dev.moroutine.Signal} arguments do not cross yet: such a task is refused when it is run or
- * submitted.
+ * submitted. Shared values ({@code dev.moroutine.shared}) cross as the same memory: while an
+ * isolated pool is open, {@code shared(…)} allocates from files that its worker JVMs map (in a
+ * private directory, deleted when the last isolated pool closes); waits and wakes on them reach
+ * the other processes through the kernel's futex (Linux).
  *
  * <p>This JVM needs {@code --add-exports java.base/jdk.internal.misc=org.agrona} (on the class path:
  * {@code =ALL-UNNAMED}) on its command line, for the shared-memory rings (Agrona); the worker JVMs
  * get it by themselves. A worker JVM's stdin is the library's: it exits when its parent dies.
+ * {@code --enable-native-access=dev.moroutine} spares the JDK's warning about the futex.
  */
 public final class Isolated {
 
