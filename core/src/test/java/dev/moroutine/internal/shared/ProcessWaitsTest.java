@@ -105,17 +105,16 @@ class ProcessWaitsTest {
         Int32Atomic there = otherMapping(here);
         CompletableFuture<WaitResult> async = there.waitAsync(0);
         CompletableFuture<WaitResult> virtual = new CompletableFuture<>();
-        Thread.ofVirtual().start(() -> {
+        Thread waiter = Thread.ofVirtual().start(() -> {
             try {
                 virtual.complete(there.await(0));
             } catch (InterruptedException e) {
                 virtual.completeExceptionally(e);
             }
         });
-        while (sleepers(here) < 2) {
+        while (sleepers(here) < 2 || waiter.getState() != Thread.State.WAITING) { // both registered, the thread parked
             Thread.onSpinWait();
         }
-        Thread.sleep(100); // not needed for correctness: lets the virtual thread park, so that the test wakes a sleeper
         here.store(1);
         here.wake();
         assertEquals(WaitResult.OK, async.get(30, TimeUnit.SECONDS));
