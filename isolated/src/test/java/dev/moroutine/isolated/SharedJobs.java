@@ -70,6 +70,10 @@ public final class SharedJobs {
         return woken;
     }
 
+    /** Makes a shared value in the worker JVM and tries to return it. */
+    public static final dev.moroutine.Mo0<Int32Atomic> makeOne = mo(() -> dev.moroutine.shared.Shared.shared(
+            dev.moroutine.shared.Shared.int32Atomic));
+
     /** Adds {@code n} to a counter, one at a time, and returns its value after. */
     public static final Mo2<Int32Atomic, Integer, Integer> count = mo((counter, n) -> {
         for (int i = 0; i < n; i++) {

@@ -134,6 +134,10 @@ class SharedMemoryTest {
             assertTrue(refused.getMessage().startsWith("argument 1 of task dev.moroutine.isolated.SharedJobs#count is an Int32Atomic"),
                     refused.getMessage());
             assertTrue(refused.getMessage().contains("allocate it with shared(…) while an isolated pool is open"), refused.getMessage());
+            Throwable back = assertThrows(java.util.concurrent.CompletionException.class,
+                    () -> pool.submit(SharedJobs.makeOne.call()).join()).getCause();
+            assertTrue(back.getMessage().startsWith("the result of task dev.moroutine.isolated.SharedJobs#makeOne is an Int32Atomic,"
+                    + " which cannot cross back"), back.getMessage());
         }
     }
 }

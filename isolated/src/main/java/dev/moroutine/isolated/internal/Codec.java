@@ -226,6 +226,11 @@ public final class Codec {
      * @throws IllegalArgumentException if its class is not registered or cannot be encoded
      */
     public byte[] encodeValue(Object value, Invocation of, String worker) {
+        if (value instanceof SharedValue) {
+            throw new IllegalArgumentException("the result of " + of + " is " + sharedType(value.getClass()) + ", which cannot"
+                    + " cross back from isolated worker " + worker + ": shared values cross only from the parent, as"
+                    + " arguments; allocate it in the parent and pass it to the task");
+        }
         return fory.execute(encoder -> {
             try {
                 return encoder.serialize(value);
