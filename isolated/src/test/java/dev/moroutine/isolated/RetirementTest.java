@@ -26,7 +26,7 @@ class RetirementTest {
     @Test
     void aJvmIsRetiredAfterItsTasksAndNoTaskIsLostOrRunTwice(@TempDir Path directory) throws Exception {
         int limit = 10;
-        int tasks = 60;
+        int tasks = 20;
         try (Pool pool = Isolated.workers(1, IsolatedOptions.defaults().withMaxTasksPerJvm(limit))) {
             Path runs = directory.resolve("runs");
             List<CompletableFuture<Long>> pids = new ArrayList<>();

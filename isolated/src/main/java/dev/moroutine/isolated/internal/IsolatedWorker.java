@@ -145,6 +145,7 @@ public final class IsolatedWorker implements Worker {
     private ChildProcess child;
     /** A JVM started to take over from {@code child}, which is retiring (see {@link Retirement}); else null. */
     private ChildProcess successor;
+    private long successorLaunched;
     /** Tasks sent to {@code child}; it gets none beyond {@code taskLimit}. */
     private long sentToChild;
     private long taskLimit = Long.MAX_VALUE;
@@ -489,7 +490,10 @@ public final class IsolatedWorker implements Worker {
             return;
         }
         long idleNanos = backend.retirement().idleNanos();
-        if (idleNanos >= 0 && idleSince != 0 && successor == null) {
+        if (successor != null) { // to give up on it if it does not start in time
+            long left = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout()) - (System.nanoTime() - successorLaunched);
+            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+        } else if (idleNanos >= 0 && idleSince != 0) {
             long left = idleNanos - (System.nanoTime() - idleSince);
             selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1)); // once, to retire it
         } else {
@@ -558,6 +562,7 @@ public final class IsolatedWorker implements Worker {
             }
             try {
                 successor = launchJvm();
+                successorLaunched = System.nanoTime();
             } catch (StartFailure failure) {
                 backend.died(failure.getMessage()); // at the limit, this stops the worker; else it tries again
                 return false;
@@ -566,11 +571,16 @@ public final class IsolatedWorker implements Worker {
             return true;
         }
         if (!successor.accept()) {
-            if (!successor.process().isAlive()) {
+            boolean late = System.nanoTime() - successorLaunched > TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout());
+            if (late) {
+                successor.kill("it was not ready within " + backend.settings().startTimeout());
+            }
+            if (late || !successor.process().isAlive()) {
                 ChildProcess failed = successor;
                 successor = null;
                 failed.awaitExit(STOP_GRACE);
-                String message = name + "'s successor JVM (pid " + failed.pid() + ") exited before it was ready, with "
+                String message = name + "'s successor JVM (pid " + failed.pid() + ") " + (late ? "was not ready within "
+                        + backend.settings().startTimeout() + ", with " : "exited before it was ready, with ")
                         + failed.exitDescription() + ". " + failed.lastOutput();
                 failed.close();
                 backend.died(message);
