@@ -56,7 +56,8 @@ public final class IsolationExample {
             boolean haltContained = halted instanceof WorkerDiedException && died.contains("exit status 3")
                     && died.contains("about to halt with status 3");
             int afterHalt = pool.run(assign(first, Risky.square.call(12)));
-            System.out.println("halt:    the task failed with \"" + died.lines().findFirst().orElse("") + "\"");
+            String firstLine = died.lines().findFirst().orElse("").replace(" Its last output:", "");
+            System.out.println("halt:    the task failed with \"" + firstLine + "\"");
             System.out.println("         the same worker then computed 12² = " + afterHalt);
 
             // 2. A runaway task is stopped by its timeout, counted from its start.
