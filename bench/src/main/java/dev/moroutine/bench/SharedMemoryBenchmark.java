@@ -238,4 +238,25 @@ public class SharedMemoryBenchmark {
         int n = next++;
         plain = new Point(n, n);
     }
+
+    /**
+     * Int32Atomic.wake with nobody waiting: what every notify costs (the registry's count, and the
+     * test for memory that other processes map).
+     *
+     * @return how many were woken, for JMH to consume
+     */
+    @Benchmark
+    public int int32AtomicWakeNobody() {
+        return int32Atomic.wake();
+    }
+
+    /**
+     * Allocating an int32Atomic with shared(…): its own cache line from the GC-managed arena.
+     *
+     * @return the value, for JMH to consume
+     */
+    @Benchmark
+    public Int32Atomic allocateInt32Atomic() {
+        return shared(Shared.int32Atomic);
+    }
 }

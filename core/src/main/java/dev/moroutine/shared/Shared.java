@@ -29,7 +29,9 @@ import java.util.Objects;
  * <h2>Memory</h2>
  * Values are allocated zeroed, off the Java heap, from {@link Arena#ofAuto()}: the memory lives as
  * long as some value (or view) of it is reachable, and the garbage collector frees it after that,
- * so it is never freed under a reader. {@link #shared(Arena, Descriptor)} allocates from an arena of
+ * so it is never freed under a reader. While a pool of worker JVMs is open (module
+ * {@code dev.moroutine.isolated}), {@code shared(…)} allocates from files that those JVMs map
+ * instead, so a value passed to one of their tasks is the same memory there. {@link #shared(Arena, Descriptor)} allocates from an arena of
  * your choice instead, for instance a confined or shared arena you close to free the memory at a
  * known time; after that, every use of its values throws {@link IllegalStateException}, so close it
  * only when no thread uses them (and none waits on them).
@@ -148,7 +150,8 @@ public final class Shared {
      * @throws NullPointerException if {@code descriptor} is null
      */
     public static <V extends SharedValue> V shared(Descriptor<V> descriptor) {
-        return shared(Arena.ofAuto(), descriptor);
+        Objects.requireNonNull(descriptor, "descriptor");
+        return ((Desc<V>) descriptor).allocate();
     }
 
     /**

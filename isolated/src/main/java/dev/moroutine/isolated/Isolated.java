@@ -3,8 +3,13 @@ package dev.moroutine.isolated;
 import dev.moroutine.Pool;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.internal.call.WorkerPool;
+import dev.moroutine.internal.shared.SharedFiles;
+import dev.moroutine.isolated.internal.Child;
 import dev.moroutine.isolated.internal.IsolatedBackend;
 import dev.moroutine.isolated.internal.Settings;
+import dev.moroutine.shared.Shared;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +37,17 @@ import org.agrona.concurrent.UnsafeBuffer;
  * options, so it finds the moroutine by its id ({@code class#field}). Arguments and results are
  * copied, encoded with Apache Fory: register your own classes with {@link IsolatedOptions#register};
  * an argument that cannot cross fails the call. Task-args are resolved and cached in the worker JVM
- * and closed when it stops. Streaming moroutines, stream and channel arguments, shared memory and
+ * and closed when it stops. Streaming moroutines, stream and channel arguments and
  * {@link dev.moroutine.Signal} arguments do not cross yet: such a task is refused when it is run or
- * submitted.
+ * submitted. Shared values ({@code dev.moroutine.shared}) cross as the same memory: while an
+ * isolated pool is open, {@code shared(…)} allocates from files that its worker JVMs map (in a
+ * private directory, deleted when the last isolated pool closes); waits and wakes on them reach
+ * the other processes through the kernel's futex (Linux).
  *
  * <p>This JVM needs {@code --add-exports java.base/jdk.internal.misc=org.agrona} (on the class path:
  * {@code =ALL-UNNAMED}) on its command line, for the shared-memory rings (Agrona); the worker JVMs
  * get it by themselves. A worker JVM's stdin is the library's: it exits when its parent dies.
+ * {@code --enable-native-access=dev.moroutine} spares the JDK's warning about the futex.
  */
 public final class Isolated {
 
@@ -79,16 +88,39 @@ public final class Isolated {
         checkAgronaAccess();
         PoolOptions pool = options.poolOptions();
         List<String> jvmOptions = new ArrayList<>();
+        // After an OutOfMemoryError a JVM's state is unknown (any thread, the library's too, may have
+        // failed half-way): the worker JVM exits, its task fails with the death's message, and a
+        // fresh JVM replaces it. Options given with withJvmOptions come later and may turn it off.
+        jvmOptions.add("-XX:+ExitOnOutOfMemoryError");
+        Path sharedFiles = enableSharedFiles();
+        if (sharedFiles != null) {
+            jvmOptions.add("-D" + Child.SHARED_DIRECTORY + "=" + sharedFiles);
+        }
+        Module core = Shared.class.getModule();
+        jvmOptions.add("--enable-native-access=" + (core.isNamed() ? core.getName() : "ALL-UNNAMED")); // the futex
         options.maxHeap().ifPresent(heap -> jvmOptions.add("-Xmx" + heap));
         for (Map.Entry<String, String> property : options.systemProperties().entrySet()) {
             jvmOptions.add("-D" + property.getKey() + "=" + property.getValue());
         }
         jvmOptions.addAll(options.jvmOptions());
-        IsolatedBackend backend = new IsolatedBackend(new Settings(List.copyOf(jvmOptions), options.environment(),
-                options.registered(), options.startTimeout(), options.crashLimit(), options.crashWindow()));
-        WorkerPool made = new WorkerPool(size, pool.balancer(), pool.shutdownTimeout().orElse(null),
-                pool.threadNamePrefix().orElse("moroutine-isolated-" + POOLS.incrementAndGet()), pool.highWaterMark(),
-                pool.taskTimeout().orElse(null), backend);
+        IsolatedBackend backend;
+        WorkerPool made;
+        try {
+            backend = new IsolatedBackend(new Settings(List.copyOf(jvmOptions), options.environment(),
+                    options.registered(), options.startTimeout(), options.crashLimit(), options.crashWindow(),
+                    options.maxTasksPerJvm().orElse(0), options.idleTimeout().orElse(null)));
+        } catch (RuntimeException | Error e) {
+            SharedFiles.disable();
+            throw e;
+        }
+        try {
+            made = new WorkerPool(size, pool.balancer(), pool.shutdownTimeout().orElse(null),
+                    pool.threadNamePrefix().orElse("moroutine-isolated-" + POOLS.incrementAndGet()), pool.highWaterMark(),
+                    pool.taskTimeout().orElse(null), backend);
+        } catch (RuntimeException | Error e) {
+            backend.releaseShared();
+            throw e;
+        }
         try {
             backend.awaitReady();
         } catch (InterruptedException e) {
@@ -100,6 +132,17 @@ public final class Isolated {
             throw e;
         }
         return made;
+    }
+
+    /** While a pool is open, shared values are allocated where its worker JVMs can map them. */
+    private static Path enableSharedFiles() {
+        try {
+            return SharedFiles.enable();
+        } catch (UnsupportedOperationException notLinux) {
+            return null; // shared values stay in this JVM: passing one to a task fails with the reason
+        } catch (IOException e) {
+            throw new IllegalStateException("could not make the private directory for shared memory: " + e, e);
+        }
     }
 
     private static void checkAgronaAccess() {

@@ -39,10 +39,14 @@ public final class IsolatedOptions {
     private final Duration startTimeout;
     private final int crashLimit;
     private final Duration crashWindow;
+    /** 0: no limit. */
+    private final int maxTasks;
+    /** null: none. */
+    private final Duration idleTimeout;
 
     private IsolatedOptions(PoolOptions poolOptions, List<String> jvmOptions, Map<String, String> systemProperties,
             Map<String, String> environment, String maxHeap, List<Class<?>> types, Duration startTimeout, int crashLimit,
-            Duration crashWindow) {
+            Duration crashWindow, int maxTasks, Duration idleTimeout) {
         this.poolOptions = poolOptions;
         this.jvmOptions = jvmOptions;
         this.systemProperties = systemProperties;
@@ -52,6 +56,8 @@ public final class IsolatedOptions {
         this.startTimeout = startTimeout;
         this.crashLimit = crashLimit;
         this.crashWindow = crashWindow;
+        this.maxTasks = maxTasks;
+        this.idleTimeout = idleTimeout;
     }
 
     /**
@@ -63,7 +69,7 @@ public final class IsolatedOptions {
      */
     public static IsolatedOptions defaults() {
         return new IsolatedOptions(PoolOptions.defaults(), List.of(), Map.of(), Map.of(), null, List.of(),
-                Duration.ofSeconds(30), 5, Duration.ofSeconds(30));
+                Duration.ofSeconds(30), 5, Duration.ofSeconds(30), 0, null);
     }
 
     /**
@@ -77,7 +83,7 @@ public final class IsolatedOptions {
      */
     public IsolatedOptions withPoolOptions(PoolOptions options) {
         return new IsolatedOptions(Objects.requireNonNull(options, "options"), jvmOptions, systemProperties, environment,
-                maxHeap, types, startTimeout, crashLimit, crashWindow);
+                maxHeap, types, startTimeout, crashLimit, crashWindow, maxTasks, idleTimeout);
     }
 
     /**
@@ -91,7 +97,7 @@ public final class IsolatedOptions {
     public IsolatedOptions withJvmOptions(String... options) {
         List<String> copy = List.of(options); // refuses nulls
         return new IsolatedOptions(poolOptions, copy, systemProperties, environment, maxHeap, types, startTimeout, crashLimit,
-                crashWindow);
+                crashWindow, maxTasks, idleTimeout);
     }
 
     /**
@@ -109,7 +115,7 @@ public final class IsolatedOptions {
             throw new IllegalArgumentException("a system property's name must be non-blank and without '=', was \"" + key + "\"");
         }
         return new IsolatedOptions(poolOptions, jvmOptions, with(systemProperties, key, value), environment, maxHeap, types,
-                startTimeout, crashLimit, crashWindow);
+                startTimeout, crashLimit, crashWindow, maxTasks, idleTimeout);
     }
 
     /**
@@ -128,7 +134,7 @@ public final class IsolatedOptions {
                     + name + "\"");
         }
         return new IsolatedOptions(poolOptions, jvmOptions, systemProperties, with(environment, name, value), maxHeap, types,
-                startTimeout, crashLimit, crashWindow);
+                startTimeout, crashLimit, crashWindow, maxTasks, idleTimeout);
     }
 
     private static Map<String, String> with(Map<String, String> map, String key, String value) {
@@ -151,7 +157,7 @@ public final class IsolatedOptions {
                     + " takes it), like \"512m\"; was \"" + size + "\"");
         }
         return new IsolatedOptions(poolOptions, jvmOptions, systemProperties, environment, size, types, startTimeout,
-                crashLimit, crashWindow);
+                crashLimit, crashWindow, maxTasks, idleTimeout);
     }
 
     /**
@@ -180,7 +186,7 @@ public final class IsolatedOptions {
             copy.add(type);
         }
         return new IsolatedOptions(poolOptions, jvmOptions, systemProperties, environment, maxHeap, List.copyOf(copy),
-                startTimeout, crashLimit, crashWindow);
+                startTimeout, crashLimit, crashWindow, maxTasks, idleTimeout);
     }
 
     /**
@@ -197,7 +203,7 @@ public final class IsolatedOptions {
             throw new IllegalArgumentException("a start timeout must be positive, was " + timeout);
         }
         return new IsolatedOptions(poolOptions, jvmOptions, systemProperties, environment, maxHeap, types, timeout, crashLimit,
-                crashWindow);
+                crashWindow, maxTasks, idleTimeout);
     }
 
     /**
@@ -218,7 +224,63 @@ public final class IsolatedOptions {
                     + " within " + window);
         }
         return new IsolatedOptions(poolOptions, jvmOptions, systemProperties, environment, maxHeap, types, startTimeout, deaths,
-                window);
+                window, maxTasks, idleTimeout);
+    }
+
+    /**
+     * Retires each worker JVM after it has run about {@code tasks} tasks: a new JVM is started
+     * while the old one finishes the tasks it was sent, then takes over, and the old one exits
+     * gracefully (its task-arg values are closed); no task is lost or run twice. Each JVM's limit
+     * is drawn between 90% and 100% of {@code tasks}, so that the workers of a pool do not all
+     * retire at once. For code that leaks (memory, native handles, threads) over many tasks.
+     *
+     * @param tasks the most tasks one JVM runs, at least 1
+     * @return a copy with it
+     * @throws IllegalArgumentException if {@code tasks} is less than 1
+     */
+    public IsolatedOptions withMaxTasksPerJvm(int tasks) {
+        if (tasks < 1) {
+            throw new IllegalArgumentException("a worker JVM runs at least 1 task before it is retired, was " + tasks);
+        }
+        return new IsolatedOptions(poolOptions, jvmOptions, systemProperties, environment, maxHeap, types, startTimeout,
+                crashLimit, crashWindow, tasks, idleTimeout);
+    }
+
+    /**
+     * Retires a worker JVM that has run tasks and then been idle for {@code timeout}: a fresh JVM
+     * is started, then the old one exits gracefully (its task-arg values are closed, its heap
+     * returned to the system). A fresh JVM that has run no task is not retired for being idle,
+     * so an idle pool does not keep restarting its JVMs.
+     *
+     * @param timeout the idle time, positive
+     * @return a copy with it
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     * @throws NullPointerException if {@code timeout} is null
+     */
+    public IsolatedOptions withIdleTimeout(Duration timeout) {
+        if (!Objects.requireNonNull(timeout, "timeout").isPositive()) {
+            throw new IllegalArgumentException("an idle timeout must be positive, was " + timeout);
+        }
+        return new IsolatedOptions(poolOptions, jvmOptions, systemProperties, environment, maxHeap, types, startTimeout,
+                crashLimit, crashWindow, maxTasks, timeout);
+    }
+
+    /**
+     * How many tasks a worker JVM runs at most before it is retired ({@link #withMaxTasksPerJvm}).
+     *
+     * @return the limit, or empty for none
+     */
+    public java.util.OptionalInt maxTasksPerJvm() {
+        return maxTasks == 0 ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(maxTasks);
+    }
+
+    /**
+     * How long a worker JVM that has run tasks may stay idle before it is retired ({@link #withIdleTimeout}).
+     *
+     * @return the time, or empty for no limit
+     */
+    public Optional<Duration> idleTimeout() {
+        return Optional.ofNullable(idleTimeout);
     }
 
     /**
@@ -307,6 +369,7 @@ public final class IsolatedOptions {
         return "IsolatedOptions[" + poolOptions + ", jvmOptions=" + jvmOptions + ", systemProperties=" + systemProperties
                 + ", environment=" + environment.keySet() + ", maxHeap=" + maxHeap().orElse("default") + ", registered="
                 + types.stream().map(Class::getName).toList() + ", startTimeout=" + startTimeout + ", crashLimit=" + crashLimit
-                + " within " + crashWindow + "]";
+                + " within " + crashWindow + (maxTasks > 0 ? ", maxTasksPerJvm=" + maxTasks : "")
+                + (idleTimeout != null ? ", idleTimeout=" + idleTimeout : "") + "]";
     }
 }

@@ -110,11 +110,10 @@ class CrossingTest {
     }
 
     @Test
-    void sharedMemoryIsNotSupportedYet() {
-        String message = refused(UnsupportedOperationException.class,
-                () -> pool.run(Jobs.describe.call(Shared.shared(Shared.int32Atomic))));
-        assertEquals("argument 1 of task dev.moroutine.isolated.Jobs#describe is shared memory (a Int32Atomic), which cannot"
-                + " cross to isolated worker " + worker + " yet; run this task on a pool of threads (Moroutine.workers)", message);
+    void sharedMemoryFromAnArenaStaysInThisJvm() {
+        String message = refused(IllegalArgumentException.class,
+                () -> pool.run(Jobs.describe.call(Shared.shared(java.lang.foreign.Arena.ofAuto(), Shared.int32Atomic))));
+        assertTrue(message.startsWith("argument 1 of task dev.moroutine.isolated.Jobs#describe is an Int32Atomic"), message);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.moroutine.isolated;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +31,10 @@ class IsolatedOptionsTest {
         assertEquals("a start timeout must be positive, was PT0S", message(() -> options.withStartTimeout(Duration.ZERO)));
         assertEquals("a crash limit is at least 1 death within a positive time, was 0 within PT1S",
                 message(() -> options.withCrashLimit(0, Duration.ofSeconds(1))));
+        assertEquals("a worker JVM runs at least 1 task before it is retired, was 0", message(() -> options.withMaxTasksPerJvm(0)));
+        assertEquals("an idle timeout must be positive, was PT-1S", message(() -> options.withIdleTimeout(Duration.ofSeconds(-1))));
+        assertEquals("an idle timeout must be positive, was PT0S", message(() -> options.withIdleTimeout(Duration.ZERO)));
+        assertThrows(NullPointerException.class, () -> options.withIdleTimeout(null));
     }
 
     @Test
@@ -43,7 +48,9 @@ class IsolatedOptionsTest {
                 .register(Jobs.Point.class)
                 .register(Jobs.Unregistered.class)
                 .withStartTimeout(Duration.ofSeconds(5))
-                .withCrashLimit(3, Duration.ofMinutes(1));
+                .withCrashLimit(3, Duration.ofMinutes(1))
+                .withMaxTasksPerJvm(1000)
+                .withIdleTimeout(Duration.ofMinutes(5));
         assertEquals("64m", options.maxHeap().orElseThrow());
         assertEquals(List.of("b", "a"), List.copyOf(options.systemProperties().keySet()));
         assertEquals(Map.of("MODE", "test"), options.environment());
@@ -52,5 +59,9 @@ class IsolatedOptionsTest {
         assertEquals(Duration.ofSeconds(5), options.startTimeout());
         assertEquals(3, options.crashLimit());
         assertEquals(Duration.ofMinutes(1), options.crashWindow());
+        assertEquals(1000, options.maxTasksPerJvm().orElseThrow());
+        assertEquals(Duration.ofMinutes(5), options.idleTimeout().orElseThrow());
+        assertTrue(IsolatedOptions.defaults().maxTasksPerJvm().isEmpty());
+        assertTrue(IsolatedOptions.defaults().idleTimeout().isEmpty());
     }
 }

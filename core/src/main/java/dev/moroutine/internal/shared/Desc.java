@@ -46,6 +46,20 @@ public abstract non-sealed class Desc<V extends SharedValue> implements Descript
      */
     public final V allocate(Arena arena) {
         Objects.requireNonNull(arena, "arena");
+        return allocate(arena, false);
+    }
+
+    /**
+     * Allocates a zeroed value where other processes can map it while {@link SharedFiles} is
+     * enabled, else from {@link Arena#ofAuto()}.
+     *
+     * @return the value
+     */
+    public final V allocate() {
+        return allocate(null, true);
+    }
+
+    private V allocate(Arena arena, boolean shareable) {
         MemoryLayout layout = layout();
         long size = layout.byteSize();
         long alignment = layout.byteAlignment();
@@ -53,7 +67,11 @@ public abstract non-sealed class Desc<V extends SharedValue> implements Descript
             size = Layouts.alignUp(size, Layouts.CACHE_LINE);
             alignment = Math.max(alignment, Layouts.CACHE_LINE);
         }
-        return at(arena.allocate(size, alignment), 0);
+        MemorySegment memory = shareable ? SharedFiles.allocate(size, alignment) : null;
+        if (memory == null) {
+            memory = (arena != null ? arena : Arena.ofAuto()).allocate(size, alignment);
+        }
+        return at(memory, 0);
     }
 
     /**

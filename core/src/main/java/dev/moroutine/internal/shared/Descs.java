@@ -15,6 +15,7 @@ import dev.moroutine.shared.Int8;
 import dev.moroutine.shared.Mutex;
 import dev.moroutine.shared.RwLock;
 import dev.moroutine.shared.Str;
+import dev.moroutine.shared.StructDescriptor;
 import dev.moroutine.shared.Tuple;
 import dev.moroutine.shared.Uint16;
 import dev.moroutine.shared.Uint32;
@@ -128,5 +129,105 @@ public final class Descs {
                 : Stream.empty();
         String all = Stream.concat(fixed, sized).collect(Collectors.joining(", "));
         return all.isEmpty() ? "none" : all;
+    }
+
+    /**
+     * A descriptor as text that {@link #parse} makes again in another JVM: a fixed descriptor's
+     * name, {@code string(n)}, {@code bytes(n)}, {@code tuple(a,b)}, or {@code struct(binary.Name)}
+     * followed by {@code {component=spec;…}} for the components given with {@code with}.
+     *
+     * @param descriptor the descriptor
+     * @return its text
+     */
+    public static String spec(Descriptor<?> descriptor) {
+        if (descriptor instanceof TupleDesc tuple) {
+            StringBuilder text = new StringBuilder("tuple(");
+            for (int i = 0; i < tuple.size(); i++) {
+                text.append(i == 0 ? "" : ",").append(spec(tuple.element(i)));
+            }
+            return text.append(')').toString();
+        }
+        if (descriptor instanceof StructDesc<?> struct) {
+            StringBuilder text = new StringBuilder("struct(").append(struct.type().getName()).append(')');
+            if (!struct.overrides().isEmpty()) {
+                text.append('{');
+                struct.overrides().forEach((component, desc) -> text.append(component).append('=').append(spec(desc)).append(';'));
+                text.append('}');
+            }
+            return text.toString();
+        }
+        return descriptor.toString();
+    }
+
+    /**
+     * Makes a descriptor from its {@link #spec}.
+     *
+     * @param spec the text
+     * @param loader where struct records are found
+     * @return the descriptor
+     * @throws IllegalArgumentException if the text names no descriptor, or a record that cannot be found
+     */
+    public static Desc<?> parse(String spec, ClassLoader loader) {
+        int[] at = {0};
+        Desc<?> desc = parse(spec, at, loader);
+        if (at[0] != spec.length()) {
+            throw new IllegalArgumentException("not a shared-memory descriptor: " + spec);
+        }
+        return desc;
+    }
+
+    private static Desc<?> parse(String spec, int[] at, ClassLoader loader) {
+        int start = at[0];
+        int open = start;
+        while (open < spec.length() && "(,;)}".indexOf(spec.charAt(open)) < 0) {
+            open++;
+        }
+        String word = spec.substring(start, open);
+        if (open == spec.length() || spec.charAt(open) != '(') {
+            at[0] = open;
+            return FIXED.stream().filter(d -> d.toString().equals(word)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("not a shared-memory descriptor: " + word));
+        }
+        at[0] = open + 1;
+        switch (word) {
+            case "tuple" -> {
+                List<Desc<?>> elements = new ArrayList<>();
+                do {
+                    elements.add(parse(spec, at, loader));
+                } while (spec.charAt(at[0]++) == ',');
+                return new TupleDesc(elements);
+            }
+            case "string", "bytes" -> {
+                int close = spec.indexOf(')', at[0]);
+                int n = Integer.parseInt(spec.substring(at[0], close));
+                at[0] = close + 1;
+                return word.equals("string") ? string(n) : bytes(n);
+            }
+            case "struct" -> {
+                int close = spec.indexOf(')', at[0]);
+                String name = spec.substring(at[0], close);
+                at[0] = close + 1;
+                Class<? extends Record> type;
+                try {
+                    type = Class.forName(name, true, loader).asSubclass(Record.class);
+                } catch (ClassNotFoundException | ClassCastException e) {
+                    throw new IllegalArgumentException("no record " + name + " for a shared struct: " + e, e);
+                }
+                StructDescriptor<?> struct = StructDesc.of(type);
+                if (at[0] < spec.length() && spec.charAt(at[0]) == '{') {
+                    at[0]++;
+                    while (spec.charAt(at[0]) != '}') {
+                        int equals = spec.indexOf('=', at[0]);
+                        String component = spec.substring(at[0], equals);
+                        at[0] = equals + 1;
+                        struct = struct.with(component, parse(spec, at, loader));
+                        at[0]++; // ';'
+                    }
+                    at[0]++;
+                }
+                return (Desc<?>) struct;
+            }
+            default -> throw new IllegalArgumentException("not a shared-memory descriptor: " + spec);
+        }
     }
 }

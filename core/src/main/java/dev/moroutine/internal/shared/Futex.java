@@ -35,6 +35,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * or being interrupted is not lost either: the waiter leaves with {@code OK} (and its interrupt
  * status set again) whenever it finds it was dequeued by a waker.
  *
+ * <h2>Other processes</h2>
+ * A word in a chunk file ({@link SharedFiles}), which other processes map too, is also waited on and
+ * woken through {@link ProcessWaits}: a waiter registers there before it compares the word, and a
+ * waker wakes there after it wakes here; that class shows why no wake is lost. Its cost for other
+ * memory is one {@link MemorySegment#isMapped()} test per wait and wake.
+ *
  * <h2>Asynchronous waiters</h2>
  * {@link #awaitAsync} enqueues a waiter with a future instead of a thread. Its future completes on
  * a new virtual thread, never on the waker's thread, so a waker (a mutex's unlock, say) never runs
@@ -142,6 +148,18 @@ final class Futex {
         if (timeoutNanos == 0) {
             return WaitResult.TIMED_OUT;
         }
+        ProcessWaits.Waiter crossing = ProcessWaits.arrive(segment, offset);
+        try {
+            return awaitHere(segment, offset, expected, timeoutNanos, interruptible);
+        } finally {
+            if (crossing != null) {
+                crossing.leave();
+            }
+        }
+    }
+
+    private static WaitResult awaitHere(MemorySegment segment, long offset, int expected, long timeoutNanos, boolean interruptible)
+            throws InterruptedException {
         long address = address(segment, offset);
         Bucket bucket = bucket(address);
         Waiter waiter = new Waiter(address, Thread.currentThread(), null);
@@ -202,7 +220,11 @@ final class Futex {
         Bucket bucket = bucket(address);
         CompletableFuture<WaitResult> future = new CompletableFuture<>();
         Waiter waiter = new Waiter(address, null, future);
+        ProcessWaits.Waiter crossing = ProcessWaits.arrive(segment, offset);
         if (!enqueueIfEqual(bucket, waiter, segment, offset, expected)) {
+            if (crossing != null) {
+                crossing.leave();
+            }
             return CompletableFuture.completedFuture(WaitResult.NOT_EQUAL);
         }
         // Scheduled before the cleanup is registered, so the cleanup always finds it to cancel.
@@ -221,6 +243,9 @@ final class Futex {
             }
             if (timeout != null) {
                 timeout.cancel(false);
+            }
+            if (crossing != null) {
+                crossing.leave();
             }
         });
         return future;
@@ -263,9 +288,17 @@ final class Futex {
      * @return how many were woken
      */
     static int wake(MemorySegment segment, long offset, int count) {
-        long address = address(segment, offset);
+        if (count <= 0) {
+            return 0;
+        }
+        int woken = wakeAddress(address(segment, offset), count);
+        return segment.isMapped() ? woken + ProcessWaits.wake(segment, offset) : woken;
+    }
+
+    /** Wakes up to {@code count} waiters of this process on the word at {@code address}. */
+    static int wakeAddress(long address, int count) {
         Bucket bucket = bucket(address);
-        if (count <= 0 || bucket.waiters.get() == 0) {
+        if (bucket.waiters.get() == 0) {
             return 0;
         }
         Waiter first = null;

@@ -258,6 +258,11 @@ public final class StructDesc<R extends Record> extends Desc<Struct<R>> implemen
         return names;
     }
 
+    /** The components laid out otherwise than by their type ({@link #with}), in the order given. */
+    Map<String, Desc<?>> overrides() {
+        return overrides;
+    }
+
     Desc<?> member(int i) {
         return members.get(i);
     }

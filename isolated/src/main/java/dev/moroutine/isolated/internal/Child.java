@@ -7,6 +7,7 @@ import dev.moroutine.internal.dispatch.SpinBudget;
 import dev.moroutine.internal.dispatch.ThreadWorker;
 import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.internal.dispatch.WorkerGroup;
+import dev.moroutine.internal.shared.SharedFiles;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -58,6 +59,11 @@ public final class Child implements Codec.Calls {
     static final int FAILURE = 2;
     /** Reply: the task was cancelled here (the JVM is stopping); the payload is the reason, in UTF-8. */
     static final int CANCELLED = 3;
+
+    /** The system property that names the parent's directory of shared-memory files, which this JVM deletes if the parent dies. */
+    public static final String SHARED_DIRECTORY = "moroutine.isolated.sharedDirectory";
+    /** The parent, as it was at the start (once it dies, the OS gives this JVM another). */
+    private static final java.util.Optional<ProcessHandle> PARENT = ProcessHandle.current().parent();
 
     private static final int SPIN_NANOS = 50_000;
     /** How long a terminated worker may take to close its values before the JVM exits anyway. */
@@ -129,8 +135,28 @@ public final class Child implements Codec.Calls {
             } catch (IOException ended) {
                 // ended too
             }
-            Runtime.getRuntime().halt(1);
+            parentGone();
         });
+    }
+
+    /** Halts this JVM, its parent gone; deletes the parent's shared-memory files first, which a parent killed outright left. */
+    private static void parentGone() {
+        String sharedFiles = System.getProperty(SHARED_DIRECTORY);
+        if (sharedFiles != null && PARENT.map(Child::ended).orElse(true)) { // never a live parent's files
+            SharedFiles.deleteDirectory(Path.of(sharedFiles));
+        }
+        Runtime.getRuntime().halt(1);
+    }
+
+    private static boolean ended(ProcessHandle process) {
+        try {
+            process.onExit().get(2, TimeUnit.SECONDS);
+            return true;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException alive) {
+            return false;
+        } catch (InterruptedException e) {
+            return false;
+        }
     }
 
     private void serve() throws IOException, InterruptedException {
@@ -173,7 +199,7 @@ public final class Child implements Codec.Calls {
             parentGone = true;
         }
         if (parentGone) {
-            Runtime.getRuntime().halt(1);
+            parentGone();
         }
         shared.awake(SharedFile.Side.CHILD);
     }
@@ -257,7 +283,7 @@ public final class Child implements Codec.Calls {
         replies.buffer().putBytes(at + Long.BYTES, payload);
         replies.commit(at);
         if (shared.mustRing(SharedFile.Side.PARENT) && !Doorbell.ring(socket)) {
-            Runtime.getRuntime().halt(1); // the parent is gone
+            parentGone();
         }
     }
 }

@@ -39,6 +39,7 @@ import org.apache.fory.memory.MemoryBuffer;
  * argument count          int32
  * per argument            VALUE (byte), then the Fory-encoded value
  *                         or TASK_ARG (byte), its key (int64, see {@link Invocation#key()}), then its invocation
+ *                         or SHARED (byte), then where the value lives (see {@link SharedCrossing})
  * </pre>
  * A task-arg is always sent whole: the receiver resolves it once per key and uses the invocation it
  * made first ever after, so that its task-arg cache, which is keyed by identity, hits.
@@ -50,6 +51,7 @@ public final class Codec {
 
     private static final byte VALUE = 0;
     private static final byte TASK_ARG = 1;
+    private static final byte SHARED = 2;
     private static final Pattern UNREGISTERED = Pattern.compile("[Cc]lass (\\S+) is not registered");
 
     private final ThreadSafeFory fory;
@@ -103,9 +105,10 @@ public final class Codec {
      * @param invocation the task
      * @param destination the worker, for messages
      * @return the bytes
-     * @throws IllegalArgumentException if an argument's class is not registered or cannot be encoded
+     * @throws IllegalArgumentException if an argument's class is not registered or cannot be encoded, or
+     *     it is a shared value that lives outside the files worker JVMs map ({@link SharedCrossing})
      * @throws UnsupportedOperationException if the task streams, or an argument is a stream, a
-     *     channel, shared memory or a signal, which do not cross yet
+     *     channel or a signal, which do not cross yet
      */
     public byte[] encodeInvocation(Invocation invocation, String destination) {
         if (invocation instanceof Call<?> call && streams(call.moroutine())) {
@@ -137,6 +140,11 @@ public final class Codec {
                 write(encoder, out, taskArg.task(), "task-arg " + taskArg.task() + " (" + argument + ")", destination);
                 continue;
             }
+            if (arg instanceof SharedValue value) {
+                out.writeByte(SHARED);
+                SharedCrossing.write(encoder, out, value, argument, destination);
+                continue;
+            }
             refuseUnsupported(arg, argument, destination);
             out.writeByte(VALUE);
             try {
@@ -150,7 +158,6 @@ public final class Codec {
 
     private static void refuseUnsupported(Object arg, String argument, String destination) {
         String what = arg instanceof StreamArg stream ? "a stream (" + stream.endpoint() + ")"
-                : arg instanceof SharedValue ? "shared memory (" + sharedType(arg.getClass()) + ")"
                 : arg instanceof Signal ? "a Signal"
                 : null;
         if (what != null) {
@@ -160,10 +167,10 @@ public final class Codec {
     }
 
     /** The public type of a shared value, as its user knows it: {@code Int32Atomic}, not its implementation. */
-    private static String sharedType(Class<?> type) {
+    static String sharedType(Class<?> type) {
         for (Class<?> face : type.getInterfaces()) {
             if (SharedValue.class.isAssignableFrom(face) && face != SharedValue.class) {
-                return "a " + face.getSimpleName();
+                return ("AEIOU".indexOf(face.getSimpleName().charAt(0)) >= 0 ? "an " : "a ") + face.getSimpleName();
             }
         }
         return "a " + SharedValue.class.getSimpleName();
@@ -196,9 +203,12 @@ public final class Codec {
         String id = (String) decoder.deserialize(in);
         Object[] args = new Object[in.readInt32()];
         for (int i = 0; i < args.length; i++) {
-            if (in.readByte() == TASK_ARG) {
+            byte kind = in.readByte();
+            if (kind == TASK_ARG) {
                 long key = in.readInt64();
                 args[i] = new TaskArg(calls.taskArg(key, read(decoder, in, calls)));
+            } else if (kind == SHARED) {
+                args[i] = SharedCrossing.read(decoder, in);
             } else {
                 args[i] = decoder.deserialize(in);
             }
@@ -216,6 +226,11 @@ public final class Codec {
      * @throws IllegalArgumentException if its class is not registered or cannot be encoded
      */
     public byte[] encodeValue(Object value, Invocation of, String worker) {
+        if (value instanceof SharedValue) {
+            throw new IllegalArgumentException("the result of " + of + " is " + sharedType(value.getClass()) + ", which cannot"
+                    + " cross back from isolated worker " + worker + ": shared values cross only from the parent, as"
+                    + " arguments; allocate it in the parent and pass it to the task");
+        }
         return fory.execute(encoder -> {
             try {
                 return encoder.serialize(value);

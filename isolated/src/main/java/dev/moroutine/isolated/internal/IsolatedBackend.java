@@ -22,10 +22,14 @@ public final class IsolatedBackend implements WorkerPool.Backend {
 
     private final Settings settings;
     private final Launcher launcher;
+    private final Retirement retirement;
     /** Built while the worker JVMs start, which are built the same way: both take a few hundred milliseconds. */
     private final CompletableFuture<Codec> codec;
     private final List<String> typeNames;
     private final List<IsolatedWorker> workers = new CopyOnWriteArrayList<>();
+    /** Workers not stopped yet; the last one to stop releases the pool's hold on the shared files. */
+    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicBoolean sharedReleased = new java.util.concurrent.atomic.AtomicBoolean();
     /** When the recent unexpected deaths happened ({@link System#nanoTime()}); guarded by itself. */
     private final ArrayDeque<Long> deaths = new ArrayDeque<>();
 
@@ -37,6 +41,7 @@ public final class IsolatedBackend implements WorkerPool.Backend {
     public IsolatedBackend(Settings settings) {
         this.settings = settings;
         this.launcher = new Launcher(settings, Child.class);
+        this.retirement = new Retirement(settings);
         this.codec = CompletableFuture.supplyAsync(() -> new Codec(settings.types(), Math.max(2, Runtime.getRuntime().availableProcessors())),
                 runnable -> Thread.ofPlatform().daemon().name("moroutine-isolated-codec").start(runnable));
         List<String> names = new ArrayList<>();
@@ -50,6 +55,7 @@ public final class IsolatedBackend implements WorkerPool.Backend {
     public Worker start(String name, int index, WorkerGroup pool) {
         IsolatedWorker worker = new IsolatedWorker(name, index, pool, this);
         workers.add(worker);
+        running.incrementAndGet();
         worker.start();
         return worker;
     }
@@ -96,6 +102,25 @@ public final class IsolatedBackend implements WorkerPool.Backend {
         List<String> arguments = new ArrayList<>(List.of(name, Integer.toString(index), Integer.toString(highWaterMark)));
         arguments.addAll(typeNames);
         return arguments;
+    }
+
+    /** When the workers retire their JVMs. */
+    Retirement retirement() {
+        return retirement;
+    }
+
+    /** A worker stopped for good: the last one releases the shared files (see {@link SharedCrossing}). */
+    void workerStopped() {
+        if (running.decrementAndGet() == 0) {
+            releaseShared();
+        }
+    }
+
+    /** Releases this pool's hold on the shared files, once: when its workers have stopped, or it failed to start. */
+    public void releaseShared() {
+        if (sharedReleased.compareAndSet(false, true)) {
+            dev.moroutine.internal.shared.SharedFiles.disable();
+        }
     }
 
     /**

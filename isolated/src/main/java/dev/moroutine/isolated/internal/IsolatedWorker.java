@@ -92,6 +92,8 @@ public final class IsolatedWorker implements Worker {
     private static final int CALLER_SPIN_NANOS = 20_000;
     /** How long a forced stop lets the JVM exit by itself, and a dead one to be reaped. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(1);
+    /** How long a retired JVM may take to close its task-arg values and exit. */
+    private static final Duration RETIRE_GRACE = Duration.ofSeconds(30);
     /** Replies read in one go, so that the pump also sends while a busy JVM replies. */
     private static final int REPLY_BATCH = 64;
 
@@ -141,6 +143,14 @@ public final class IsolatedWorker implements Worker {
     private final ArrayDeque<Entry> inFlight = new ArrayDeque<>();
     private final ByteBuffer scratch = ByteBuffer.allocate(64);
     private ChildProcess child;
+    /** A JVM started to take over from {@code child}, which is retiring (see {@link Retirement}); else null. */
+    private ChildProcess successor;
+    private long successorLaunched;
+    /** Tasks sent to {@code child}; it gets none beyond {@code taskLimit}. */
+    private long sentToChild;
+    private long taskLimit = Long.MAX_VALUE;
+    /** When {@code child} last became idle after running tasks ({@link System#nanoTime()}); 0 if busy or fresh. */
+    private long idleSince;
     private boolean socketEnded;
     private boolean stopSent;
     private long nextSeq;
@@ -316,6 +326,7 @@ public final class IsolatedWorker implements Worker {
         Throwable fault = null;
         try {
             child = startJvm();
+            fresh();
             ready.complete(null);
             work();
         } catch (StartFailure failure) {
@@ -338,11 +349,18 @@ public final class IsolatedWorker implements Worker {
                 child.close();
                 child = null;
             }
+            if (successor != null) {
+                successor.kill(stopReason);
+                successor.awaitExit(STOP_GRACE);
+                successor.close();
+                successor = null;
+            }
             try {
                 selector.close();
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.WARNING, "closing the selector of " + name + " failed", e);
             }
+            backend.workerStopped(); // before the count-down: once the pool is closed, its shared files are gone
             stopped.countDown();
             if (fault != null) {
                 LOG.log(System.Logger.Level.ERROR, name + " stopped: its pump thread failed", fault);
@@ -360,13 +378,26 @@ public final class IsolatedWorker implements Worker {
     }
 
     private ChildProcess startJvm() throws StartFailure, IOException {
-        ChildProcess starting;
+        return awaitStarted(launchJvm());
+    }
+
+    private ChildProcess launchJvm() throws StartFailure {
         try {
-            starting = ChildProcess.launch(backend.launcher(), backend.arguments(name, index, group.highWaterMark()), name, selector,
+            return ChildProcess.launch(backend.launcher(), backend.arguments(name, index, group.highWaterMark()), name, selector,
                     this::exited);
         } catch (IOException e) {
             throw new StartFailure("could not start a JVM for " + name + ": " + e, e);
         }
+    }
+
+    /** A new current JVM: nothing sent to it yet, and its own limit. */
+    private void fresh() {
+        sentToChild = 0;
+        taskLimit = backend.retirement().nextLimit();
+        idleSince = 0;
+    }
+
+    private ChildProcess awaitStarted(ChildProcess starting) throws StartFailure, IOException {
         long timeout = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout());
         long start = System.nanoTime();
         while (!starting.accept()) {
@@ -423,6 +454,7 @@ public final class IsolatedWorker implements Worker {
                 return;
             }
             busy |= send();
+            busy |= retire();
             busy |= sendCancels();
             if (lifecycle == DRAINING && !stopSent && settled == admitted) {
                 stopSent = write(Child.STOP, 0);
@@ -435,8 +467,8 @@ public final class IsolatedWorker implements Worker {
     }
 
     private boolean hasWork() {
-        return !outbox.isEmpty() || !retry.isEmpty() || !cancelled.isEmpty() || child.shared().replies().size() > 0 || exited
-                || overtime;
+        return (!outbox.isEmpty() || !retry.isEmpty()) && sentToChild < taskLimit || idleExpired() || !cancelled.isEmpty()
+                || child.shared().replies().size() > 0 || exited || overtime;
     }
 
     private void idle() throws IOException {
@@ -457,7 +489,16 @@ public final class IsolatedWorker implements Worker {
             shared.unpark(SharedFile.Side.PARENT);
             return;
         }
-        selector.select();
+        long idleNanos = backend.retirement().idleNanos();
+        if (successor != null) { // to give up on it if it does not start in time
+            long left = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout()) - (System.nanoTime() - successorLaunched);
+            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+        } else if (idleNanos >= 0 && idleSince != 0) {
+            long left = idleNanos - (System.nanoTime() - idleSince);
+            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1)); // once, to retire it
+        } else {
+            selector.select();
+        }
         parked = 0;
         shared.awake(SharedFile.Side.PARENT);
         if (!selector.selectedKeys().isEmpty()) {
@@ -472,7 +513,7 @@ public final class IsolatedWorker implements Worker {
     private boolean send() {
         boolean sent = false;
         RingBuffer requests = child.shared().requests();
-        for (Entry entry; (entry = retry.isEmpty() ? outbox.poll() : retry.pollFirst()) != null; ) {
+        for (Entry entry; sentToChild < taskLimit && (entry = retry.isEmpty() ? outbox.poll() : retry.pollFirst()) != null; ) {
             if (entry.execution.isDone()) { // cancelled, or failed from outside, before it was sent
                 settle(entry);
                 continue;
@@ -487,6 +528,8 @@ public final class IsolatedWorker implements Worker {
             buffer.putLong(at, entry.seq);
             buffer.putBytes(at + Long.BYTES, entry.request);
             requests.commit(at);
+            sentToChild++;
+            idleSince = 0;
             inFlight.addLast(entry);
             if (inFlight.size() == 1) {
                 started(entry);
@@ -497,6 +540,71 @@ public final class IsolatedWorker implements Worker {
             socketEnded = true; // the JVM is dying: the loop sees to it
         }
         return sent;
+    }
+
+    private boolean idleExpired() {
+        long idleNanos = backend.retirement().idleNanos();
+        return idleNanos >= 0 && idleSince != 0 && successor == null && lifecycle == OPEN
+                && System.nanoTime() - idleSince >= idleNanos;
+    }
+
+    /**
+     * Retires the current JVM for a fresh one when it reached its task limit or idled too long
+     * after tasks; see {@link Retirement} for the hand-over.
+     *
+     * @return whether it did something
+     */
+    private boolean retire() throws IOException {
+        if (successor == null) {
+            boolean full = sentToChild >= taskLimit && (!outbox.isEmpty() || !retry.isEmpty() || lifecycle == OPEN);
+            if (!full && !(idleExpired() && inFlight.isEmpty())) {
+                return false;
+            }
+            try {
+                successor = launchJvm();
+                successorLaunched = System.nanoTime();
+            } catch (StartFailure failure) {
+                backend.died(failure.getMessage()); // at the limit, this stops the worker; else it tries again
+                return false;
+            }
+            idleSince = 0;
+            return true;
+        }
+        if (!successor.accept()) {
+            boolean late = System.nanoTime() - successorLaunched > TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout());
+            if (late) {
+                successor.kill("it was not ready within " + backend.settings().startTimeout());
+            }
+            if (late || !successor.process().isAlive()) {
+                ChildProcess failed = successor;
+                successor = null;
+                failed.awaitExit(STOP_GRACE);
+                String message = name + "'s successor JVM (pid " + failed.pid() + ") " + (late ? "was not ready within "
+                        + backend.settings().startTimeout() + ", with " : "exited before it was ready, with ")
+                        + failed.exitDescription() + ". " + failed.lastOutput();
+                failed.close();
+                backend.died(message);
+                return true;
+            }
+            return false;
+        }
+        if (!inFlight.isEmpty()) {
+            return false; // the retiring JVM finishes the tasks it was sent
+        }
+        ChildProcess retired = child;
+        write(retired, Child.STOP, 0);
+        retired.socket().keyFor(selector).cancel(); // its end must not wake the pump
+        child = successor;
+        successor = null;
+        exited = false;
+        socketEnded = false;
+        stopSent = false;
+        fresh();
+        Thread.ofVirtual().name(name + "-retired").start(() -> {
+            retired.awaitExit(RETIRE_GRACE); // it closes its task-arg values, then exits; killed if it lingers
+            retired.close();
+        });
+        return true;
     }
 
     /**
@@ -520,14 +628,18 @@ public final class IsolatedWorker implements Worker {
 
     /** Sends a message about a task (0: none); {@code false} if the ring is full. */
     private boolean write(int type, long seq) {
-        RingBuffer requests = child.shared().requests();
+        return write(child, type, seq);
+    }
+
+    private boolean write(ChildProcess target, int type, long seq) {
+        RingBuffer requests = target.shared().requests();
         int at = requests.tryClaim(type, Long.BYTES);
         if (at < 0) {
             return false;
         }
         requests.buffer().putLong(at, seq);
         requests.commit(at);
-        if (child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+        if (target.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(target.socket())) {
             socketEnded = true;
         }
         return true;
@@ -605,6 +717,7 @@ public final class IsolatedWorker implements Worker {
                 started(next);
             } else if (next == null) {
                 running = null;
+                idleSince = System.nanoTime();
             }
         }
         return entry;
@@ -664,7 +777,10 @@ public final class IsolatedWorker implements Worker {
         }
         for (;;) {
             try {
-                child = startJvm();
+                ChildProcess next = successor != null ? successor : launchJvm(); // a retiring JVM's successor takes over
+                successor = null;
+                child = awaitStarted(next);
+                fresh();
                 return true;
             } catch (StartFailure failure) { // counts as one more death
                 if (backend.died(failure.getMessage()) != null || lifecycle == STOPPED) {

@@ -13,6 +13,24 @@ import java.util.Map;
  * @param startTimeout how long a worker JVM may take to start
  * @param crashLimit how many unexpected deaths within {@code crashWindow} stop the pool
  * @param crashWindow see {@code crashLimit}
+ * @param maxTasks how many tasks a JVM runs before it is retired; 0 for no limit
+ * @param idleTimeout how long a JVM that ran tasks may stay idle before it is retired; null for no limit
  */
 public record Settings(List<String> jvmOptions, Map<String, String> environment, List<Class<?>> types,
-        Duration startTimeout, int crashLimit, Duration crashWindow) {}
+        Duration startTimeout, int crashLimit, Duration crashWindow, int maxTasks, Duration idleTimeout) {
+
+    /**
+     * Settings without retirement.
+     *
+     * @param jvmOptions as above
+     * @param environment as above
+     * @param types as above
+     * @param startTimeout as above
+     * @param crashLimit as above
+     * @param crashWindow as above
+     */
+    public Settings(List<String> jvmOptions, Map<String, String> environment, List<Class<?>> types, Duration startTimeout,
+            int crashLimit, Duration crashWindow) {
+        this(jvmOptions, environment, types, startTimeout, crashLimit, crashWindow, 0, null);
+    }
+}

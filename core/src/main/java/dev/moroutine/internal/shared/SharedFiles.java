@@ -1,0 +1,282 @@
+package dev.moroutine.internal.shared;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Shared memory that other processes can map: the allocator seam behind {@link Desc#allocate()},
+ * and the registry of the files it maps.
+ *
+ * <h2>Allocation</h2>
+ * While nobody has {@link #enable enabled} it (no pool of worker JVMs is open), values come from
+ * {@link Arena#ofAuto()}, as always, and this class costs one volatile read per allocation. While
+ * enabled, values are bump-allocated from <em>chunks</em>: files of {@link #CHUNK_SIZE} (1 MiB; a
+ * larger value gets a chunk of its own), each created in a private directory (mode 0700, under
+ * {@code /dev/shm} when there is one, so the pages are memory), the file mode 0600, and mapped with
+ * {@link Arena#ofAuto()}. A value is a slice of its chunk's mapping, so it keeps the mapping alive;
+ * the registry holds the chunks too until the last {@link #disable}, which deletes the files and
+ * the directory (the mappings stay valid) and drops them: their memory is then returned once no
+ * value uses it. A chunk's memory is not reused while it is registered (a bump allocator).
+ *
+ * <pre>
+ * chunk file   0 ┌──────────────────────────────────────────┐
+ *                │ wait buckets: {@link #WAIT_BUCKETS} × 64 bytes                │  see {@link ProcessWaits}
+ *                │   +0 seq (int32)  +4 sleepers (int32)      │
+ *         4096   ├──────────────────────────────────────────┤
+ *                │ values, bump-allocated, aligned            │
+ *                └──────────────────────────────────────────┘
+ * </pre>
+ *
+ * <h2>Crossing</h2>
+ * A backend encodes such a value as {@link #locate (file, offset)} and its descriptor; the other
+ * process {@link #attach maps the same file} and views the value there. Both register the mapping,
+ * so {@link Futex} finds the wait buckets of a word by its address and wakes waiters in the other
+ * processes ({@link ProcessWaits}).
+ *
+ * <h2>Removal</h2>
+ * The files are deleted by the last {@link #disable} (the pool closes), by a shutdown hook (this
+ * JVM exits), and by a worker JVM that sees its parent die ({@link #deleteDirectory}), so a parent
+ * killed with SIGKILL leaves nothing behind once its workers notice.
+ */
+public final class SharedFiles {
+
+    /** The size of a chunk file. */
+    static final long CHUNK_SIZE = 1 << 20;
+    /** How many wait buckets a chunk has; a power of two. */
+    static final int WAIT_BUCKETS = 64;
+    static final long BUCKET_BYTES = 64;
+    static final long HEADER = WAIT_BUCKETS * BUCKET_BYTES;
+    private static final String PREFIX = "chunk-";
+
+    private static final ReentrantLock LOCK = new ReentrantLock();
+    /** Non-null while enabled: where the chunks are made. */
+    private static volatile Path directory;
+    // Guarded by LOCK.
+    private static int users;
+    private static Chunk current;
+    private static long next;
+    private static int made;
+    private static boolean hooked;
+    private static final List<Chunk> OWN = new ArrayList<>();
+    /** Every chunk mapped in this process (made or attached), by base address. */
+    private static final ConcurrentSkipListMap<Long, Chunk> MAPPED = new ConcurrentSkipListMap<>();
+    /** Chunks another process made, by file. */
+    private static final Map<Path, Chunk> ATTACHED = new ConcurrentHashMap<>();
+
+    private SharedFiles() {}
+
+    /** One mapped chunk file. */
+    static final class Chunk {
+        final Path file;
+        final MemorySegment memory;
+        final long base;
+
+        Chunk(Path file, MemorySegment memory) {
+            this.file = file;
+            this.memory = memory;
+            this.base = memory.address();
+        }
+
+        boolean contains(long address) {
+            return address >= base && address < base + memory.byteSize();
+        }
+
+        /** The offset in this chunk of the wait bucket of the word at {@code address}. */
+        long bucket(long address) {
+            long h = ((address - base) >>> 2) * 0x9E3779B97F4A7C15L;
+            return ((h >>> 58) & (WAIT_BUCKETS - 1)) * BUCKET_BYTES;
+        }
+    }
+
+    /**
+     * Where a value lives.
+     *
+     * @param file its chunk's file
+     * @param offset its offset there
+     */
+    public record Location(Path file, long offset) {}
+
+    /**
+     * Starts allocating shared values from files (or counts one more user). Linux only.
+     *
+     * @return the private directory of the chunk files
+     * @throws IOException if the directory cannot be made
+     * @throws UnsupportedOperationException if this platform has no futex for waits across processes
+     */
+    public static Path enable() throws IOException {
+        if (!NativeFutex.AVAILABLE) {
+            throw new UnsupportedOperationException("shared memory across processes needs Linux on x86-64 or AArch64"
+                    + " (its waits are futexes); this is " + System.getProperty("os.name") + " on " + System.getProperty("os.arch"));
+        }
+        LOCK.lock();
+        try {
+            if (users == 0) {
+                directory = privateDirectory();
+                if (!hooked) {
+                    hooked = true;
+                    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                        Path left = directory;
+                        if (left != null) {
+                            deleteDirectory(left);
+                        }
+                    }, "moroutine-shared-files-cleanup"));
+                }
+            }
+            users++;
+            return directory;
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    /** One user less; the last one deletes the files and stops allocating from them. */
+    public static void disable() {
+        LOCK.lock();
+        try {
+            if (users == 0 || --users > 0) {
+                return;
+            }
+            Path gone = directory;
+            directory = null;
+            current = null;
+            for (Chunk chunk : OWN) {
+                MAPPED.remove(chunk.base);
+                ProcessWaits.forget(chunk);
+            }
+            OWN.clear();
+            deleteDirectory(gone);
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    /**
+     * The directory of the chunk files.
+     *
+     * @return it while enabled, else null
+     */
+    public static Path directory() {
+        return directory;
+    }
+
+    private static Path privateDirectory() throws IOException {
+        Path shm = Path.of("/dev/shm");
+        Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+        return Files.createTempDirectory(base, "moroutine-shared-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+
+    /**
+     * Memory for one value from the chunk files, or null when they are not enabled (the caller
+     * then allocates as usual).
+     */
+    static MemorySegment allocate(long size, long alignment) {
+        if (directory == null) {
+            return null;
+        }
+        LOCK.lock();
+        try {
+            if (directory == null) {
+                return null;
+            }
+            long at = current == null ? -1 : Layouts.alignUp(next, alignment);
+            if (current == null || at + size > current.memory.byteSize()) {
+                long length = Math.max(CHUNK_SIZE, Layouts.alignUp(HEADER + Layouts.alignUp(size, alignment) + alignment, 4096));
+                current = create(directory.resolve(PREFIX + made++), length);
+                at = Layouts.alignUp(HEADER, alignment);
+            }
+            next = at + size;
+            return current.memory.asSlice(at, size);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not make a file for shared memory in " + directory + ": " + e.getMessage(), e);
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    private static Chunk create(Path file, long length) throws IOException {
+        FileAttribute<?> ownerOnly = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+        Files.createFile(file, ownerOnly);
+        Chunk chunk;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            chunk = new Chunk(file, channel.map(FileChannel.MapMode.READ_WRITE, 0, length, Arena.ofAuto()));
+        }
+        OWN.add(chunk);
+        MAPPED.put(chunk.base, chunk);
+        return chunk;
+    }
+
+    /**
+     * Where a value that another process can map lives.
+     *
+     * @param segment the value's segment
+     * @param offset the value's offset there
+     * @return its file and offset, or null if its memory is not in a chunk file of this process
+     *     (allocated before {@link #enable}, from an arena, or after the last {@link #disable})
+     */
+    public static Location locate(MemorySegment segment, long offset) {
+        Chunk chunk = chunkOf(segment, offset);
+        return chunk == null ? null : new Location(chunk.file, segment.address() + offset - chunk.base);
+    }
+
+    /** The registered chunk that holds the word, or null. */
+    static Chunk chunkOf(MemorySegment segment, long offset) {
+        if (!segment.isMapped() || MAPPED.isEmpty()) {
+            return null;
+        }
+        long address = segment.address() + offset;
+        Map.Entry<Long, Chunk> floor = MAPPED.floorEntry(address);
+        return floor != null && floor.getValue().contains(address) ? floor.getValue() : null;
+    }
+
+    /**
+     * Maps a chunk file another process made (once per file), so that values in it can be viewed
+     * and waited on across processes.
+     *
+     * @param file the chunk file
+     * @return its memory
+     * @throws UncheckedIOException if it cannot be mapped
+     */
+    public static MemorySegment attach(Path file) {
+        return ATTACHED.computeIfAbsent(file, f -> {
+            try (FileChannel channel = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                Chunk chunk = new Chunk(f, channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size(), Arena.ofAuto()));
+                MAPPED.put(chunk.base, chunk);
+                return chunk;
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not map shared memory file " + f + ": " + e, e);
+            }
+        }).memory;
+    }
+
+    /**
+     * Deletes a directory of chunk files and the files, quietly: it may be gone already.
+     *
+     * @param dir the directory
+     */
+    public static void deleteDirectory(Path dir) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "*")) {
+            for (Path file : files) {
+                Files.deleteIfExists(file);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException gone) {
+            // already removed, or being removed by another process: nothing to do
+        }
+    }
+}
