@@ -14,7 +14,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * A dispatch to an idle worker whose thread is about to park ({@link ThreadWorker}'s class
- * comment, "Hand-off"): the producer offers (a volatile CAS) and reads {@code parked}; the thread sets
+ * comment, "Hand-off"): the producer offers, fences and reads {@code parked}; the thread sets
  * {@code parked}, polls once more and parks. Each actor dispatches to a worker of its own (so that
  * no other dispatch can wake a worker that a lost wake-up left asleep) and waits for its
  * execution, spinning at first: the next sample's dispatch then follows the previous execution's

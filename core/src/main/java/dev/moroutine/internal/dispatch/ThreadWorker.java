@@ -21,11 +21,7 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * checks the queue once more and parks. A producer that finds {@code parked} set after its offer
  * clears it and unparks the thread. Both sides write, then read, volatile state (offer/parked
  * against parked/poll), so either the thread sees the new element or the producer sees that it
- * must wake the thread. The offer's volatile write is the queue's producer-index CAS, where JCTools
- * linearizes an offer: {@code poll()} (and {@code isEmpty()}) read that index with a volatile read and
- * return nothing only while it has not moved, then spin until the element's own (release) store
- * shows. So no fence is needed between an offer and the producer's next volatile read, here or in
- * the lifecycle checks below.
+ * must wake the thread.
  *
  * <h2>Idle dedicated workers</h2>
  * A dedicated worker (no pool) parks for at most the {@link IdleTimeout}. When that passes with
@@ -55,8 +51,8 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * and run, never cancelled, and one refused is never queued. (The waiting thread parks like an idle
  * one; a dispatch that takes itself out wakes it as an offer does.)
  *
- * <p>A forced stop cancels instead of running. A producer whose offer races with it re-reads
- * the lifecycle after its offer and cancels its own execution when STOPPED, so that it fails at once even if the
+ * <p>A forced stop cancels instead of running. A producer whose offer races with it fences, re-reads
+ * the lifecycle and cancels its own execution when STOPPED, so that it fails at once even if the
  * thread is stuck in a task that ignores interrupts; after a graceful stop that cancel finds the
  * execution already complete. The thread that ends the worker sets STOPPED and then takes what is
  * left, cancelling it. So no accepted execution is left unfinished. {@code progress.current} is
@@ -196,7 +192,11 @@ public final class ThreadWorker implements Worker {
             wake();
             throw failed;
         }
-        queue.offer(execution); // a volatile CAS of the producer index: see "Hand-off" for why no fence follows
+        queue.offer(execution);
+        // The element store is a release store; without a full fence the lifecycle read below could
+        // be satisfied before it is visible, and a forceStop() that misses the element would not be
+        // seen here either.
+        VarHandle.fullFence();
         if (lifecycle == STOPPED) {
             execution.cancel(stopReason + " before this task started");
         }

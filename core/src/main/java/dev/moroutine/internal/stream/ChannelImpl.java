@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A {@link Channel}: one distributor (a virtual thread) that pulls the source and feeds one
  * {@link Pipe} per attached consumer. All pipes share one {@link Pipe.ProducerWait}, so the
- * distributor parks once, when every consumer is at its high-water mark, until one is half empty
- * (see {@link Pipe}): the consumer whose take brings it there (or one that closes, or attaches) wakes it.
+ * distributor parks once, when every consumer is at its high-water mark, and any consumer that
+ * takes an item (or closes, or attaches) wakes it.
  *
  * <h2>Lifecycle</h2>
  * <pre>
@@ -363,7 +363,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         for (Pipe<T> consumer : consumers) {
             if (!consumer.cancelled()) {
                 open = true;
-                if (consumer.resumable()) {
+                if (consumer.hasRoom()) {
                     return true;
                 }
             }

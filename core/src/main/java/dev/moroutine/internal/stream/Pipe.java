@@ -41,15 +41,6 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * live stream's cleaner keeps until the stream is unreachable, does not keep an ended consumer
  * thread reachable, nor what its task holds (a publisher's subscriber).
  *
- * <p>A parked producer is woken in batches, not per item: it parks until at most {@code resumeAt}
- * (half the high-water mark) items are in flight, and the consumer wakes it only when its take
- * brings the count there. The consumer reads {@code emitted} after the producer's announcement,
- * and a stale read only makes the count look smaller (an early wake, which is harmless); a
- * producer that announced after the consumer's read of its flag sees the consumer's count in its
- * own check and does not park. So a producer that waits for a consumer that keeps taking is woken
- * at the latest when the pipe is half empty, and the unpark (a virtual thread's remount, often)
- * is paid once per half a high-water mark of items rather than once per item.
- *
  * <h2>Ending</h2>
  * A stop (a timeout, a forced stop) fails the pipe from another thread, maybe while the producer
  * is between its check of the state and its item store; the consumer may then find the pipe
@@ -85,7 +76,6 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     private static final VarHandle CONSUMER_PARKED;
     private static final VarHandle PRODUCER;
     private static final VarHandle SETTLED;
-    private static final VarHandle EMITTED;
 
     static {
         try {
@@ -95,7 +85,6 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             CONSUMER_PARKED = lookup.findVarHandle(Pipe.class, "consumerParked", int.class);
             PRODUCER = lookup.findVarHandle(Pipe.class, "producer", Thread.class);
             SETTLED = lookup.findVarHandle(Pipe.class, "settled", long.class);
-            EMITTED = lookup.findVarHandle(Pipe.class, "emitted", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -135,14 +124,12 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
 
     private final SpscAtomicArrayQueue<Object> queue;
     private final int highWaterMark;
-    /** In flight at or below this, a parked producer is woken: see the class comment. */
-    private final int resumeAt;
     private final ProducerWait producerWait;
     private final String description;
 
     /** The one thread that may emit, claimed by the first emit. */
     private Thread producer;
-    /** Producer's count of emitted items; written by the producer only, read opaquely by the consumer. */
+    /** Producer's count of emitted items; written by the producer only. */
     private long emitted;
     /** Consumer's count of taken items, published to the producer. */
     private volatile long consumed;
@@ -163,7 +150,6 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
 
     Pipe(int highWaterMark, ProducerWait producerWait, String description) {
         this.highWaterMark = highWaterMark;
-        this.resumeAt = highWaterMark / 2;
         this.queue = new SpscAtomicArrayQueue<>(Math.max(2, highWaterMark));
         this.producerWait = producerWait;
         this.description = description;
@@ -203,7 +189,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             awaitRoom();
         }
         queue.offer(item);
-        EMITTED.setOpaque(this, emitted + 1);
+        emitted++;
         VarHandle.fullFence(); // the item store before the reads of state and consumerParked: see the class comment
         if (state != OPEN) {
             settleLateItem();
@@ -247,14 +233,6 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     /** Whether an emit would not block now (for a distributor choosing among pipes). */
     boolean hasRoom() {
         return emitted - (long) CONSUMED.getAcquire(this) < highWaterMark;
-    }
-
-    /**
-     * Whether a parked producer may go on: few enough items in flight (see the class comment).
-     * Called by the producer after it announced that it parks, so the read of the count is volatile.
-     */
-    boolean resumable() {
-        return emitted - (long) CONSUMED.getVolatile(this) <= resumeAt;
     }
 
     /**
@@ -311,7 +289,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             }
             if (!Waiting.pause(start, spins, budget)) {
                 parked = true;
-                producerWait.park(() -> resumable() || state != OPEN);
+                producerWait.park(() -> hasRoom() || state != OPEN);
             }
         }
     }
@@ -356,9 +334,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             }
         }
         CONSUMED.setVolatile(this, ++consumedLocal); // StoreLoad against the read of parked in wake()
-        if ((long) EMITTED.getOpaque(this) - consumedLocal <= resumeAt) {
-            producerWait.wake();
-        }
+        producerWait.wake();
         return item;
     }
 

@@ -11,8 +11,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The producer's batched wake-up (see {@link Pipe}: a parked producer is woken only once the pipe is
- * half empty) loses no wake: every item arrives, in order, at every high-water mark, odd and even,
+ * The producer's and the consumer's wake-ups (see {@link Pipe}: a parked producer is woken by the
+ * take that makes room) lose no wake: every item arrives, in order, at every high-water mark, odd and even,
  * with both sides parking all the time (virtual threads never spin) or spinning first (platform
  * threads), each side stalling at random so that both the full and the empty pipe are met often.
  */
