@@ -167,4 +167,28 @@ class ProcessWaitsReviewTest {
         }
         assertTrue(bytes <= 4L << 20, "the chunk files hold " + (bytes >> 20) + " MiB for values nobody can reach");
     }
+
+    /**
+     * /dev/shm full (a container's 64 MiB, say): the chunk file is made sparse (FileChannel.map
+     * extends it with ftruncate), so shared(…) succeeds and the first store to a page the tmpfs
+     * cannot supply takes SIGBUS, which the user sees as {@code InternalError: a fault occurred in
+     * an unsafe memory access operation} from Int32Atomic.store, far from the cause. Needs root and
+     * unshare(1) to mount a small tmpfs on /dev/shm in a private mount namespace; skipped otherwise.
+     */
+    @Test
+    void aFullDevShmFailsAtTheAllocationWithItsReason() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/unshare")), "needs unshare");
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String classPath = Path.of("target/classes").toAbsolutePath() + ":" + Path.of("target/test-classes").toAbsolutePath();
+        Process child = new ProcessBuilder("/usr/bin/unshare", "-m", "sh", "-c",
+                "mount -t tmpfs -o size=3m tmpfs /dev/shm && exec \"$0\" --enable-native-access=ALL-UNNAMED -cp \"$1\" "
+                        + FullShmMain.class.getName(), java, classPath)
+                .redirectErrorStream(true).start();
+        String output = new String(child.getInputStream().readAllBytes());
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+        org.junit.jupiter.api.Assumptions.assumeTrue(output.contains("directory /dev/shm/"), "could not mount: " + output);
+        assertFalse(output.contains("InternalError"), output);
+        assertTrue(output.contains("failed in shared()") && output.contains("No space left on device"), output);
+    }
 }
