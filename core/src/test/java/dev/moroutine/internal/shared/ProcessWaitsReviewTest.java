@@ -191,4 +191,22 @@ class ProcessWaitsReviewTest {
         assertFalse(output.contains("InternalError"), output);
         assertTrue(output.contains("failed in shared()") && output.contains("No space left on device"), output);
     }
+
+    /**
+     * README: "moroutine itself calls no restricted method and needs no flag". NativeFutex's
+     * downcallHandle is restricted, and it runs whenever an isolated pool opens (SharedFiles.enable),
+     * so an application without --enable-native-access=dev.moroutine (or ALL-UNNAMED) gets the JDK's
+     * "WARNING: A restricted method in java.lang.foreign.Linker has been called" on its stderr
+     * (and, with --illegal-native-access=deny, shared values silently stop crossing).
+     */
+    @Test
+    void openingAPoolNeedsNoNativeAccessFlag() throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String classPath = Path.of("target/classes").toAbsolutePath() + ":" + Path.of("target/test-classes").toAbsolutePath();
+        Process child = new ProcessBuilder(java, "-cp", classPath, EnableMain.class.getName()).redirectErrorStream(true).start();
+        String output = new String(child.getInputStream().readAllBytes());
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(output.contains("enabled and disabled"), output);
+        assertFalse(output.contains("restricted method"), output);
+    }
 }
