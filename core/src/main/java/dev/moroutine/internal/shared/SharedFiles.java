@@ -36,7 +36,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <pre>
  * chunk file   0 ┌──────────────────────────────────────────┐
  *                │ wait buckets: {@link #WAIT_BUCKETS} × 64 bytes                │  see {@link ProcessWaits}
- *                │   +0 seq (int32)  +4 sleepers (int32)      │
+ *                │   +4 sleepers (int32)  +8 seq (int32)      │
+ *                │   +12 last wake's tag (int32)               │
+ *                │   bucket 0 +16: mappings so far (int32)     │
  *         4096   ├──────────────────────────────────────────┤
  *                │ values, bump-allocated, aligned            │
  *                └──────────────────────────────────────────┘
@@ -61,6 +63,8 @@ public final class SharedFiles {
     static final int WAIT_BUCKETS = 64;
     static final long BUCKET_BYTES = 64;
     static final long HEADER = WAIT_BUCKETS * BUCKET_BYTES;
+    /** An int32 in bucket 0 that is no bucket's: how many times the file has been mapped. */
+    static final long MAPPINGS = 16;
     private static final String PREFIX = "chunk-";
 
     private static final ReentrantLock LOCK = new ReentrantLock();
@@ -85,11 +89,18 @@ public final class SharedFiles {
         final Path file;
         final MemorySegment memory;
         final long base;
+        /**
+         * This mapping's number among all mappings of the file, in every process, from 1; 0 if there
+         * were more than {@link ProcessWaits#ORIGINS} (then its wakes cannot be told from others').
+         */
+        final int origin;
 
         Chunk(Path file, MemorySegment memory) {
             this.file = file;
             this.memory = memory;
             this.base = memory.address();
+            int n = Memory.getAndAddInt(memory, MAPPINGS, 1) + 1;
+            this.origin = n > 0 && n < ProcessWaits.ORIGINS ? n : 0;
         }
 
         boolean contains(long address) {
@@ -116,12 +127,12 @@ public final class SharedFiles {
      *
      * @return the private directory of the chunk files
      * @throws IOException if the directory cannot be made
-     * @throws UnsupportedOperationException if this platform has no futex for waits across processes
+     * @throws UnsupportedOperationException if this platform has no futex for waits across processes,
+     *     or this module has no native access to call it ({@link #unavailable()} says which)
      */
     public static Path enable() throws IOException {
         if (!NativeFutex.AVAILABLE) {
-            throw new UnsupportedOperationException("shared memory across processes needs Linux on x86-64 or AArch64"
-                    + " (its waits are futexes); this is " + System.getProperty("os.name") + " on " + System.getProperty("os.arch"));
+            throw new UnsupportedOperationException(NativeFutex.UNAVAILABLE);
         }
         LOCK.lock();
         try {
@@ -163,6 +174,15 @@ public final class SharedFiles {
         } finally {
             LOCK.unlock();
         }
+    }
+
+    /**
+     * Why shared values cannot cross to other processes in this JVM, whether or not a pool is open.
+     *
+     * @return the reason (the platform, or the missing {@code --enable-native-access}), or null if they can
+     */
+    public static String unavailable() {
+        return NativeFutex.UNAVAILABLE;
     }
 
     /**

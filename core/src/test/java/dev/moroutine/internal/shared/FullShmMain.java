@@ -4,7 +4,7 @@ import dev.moroutine.shared.Int32Atomic;
 import dev.moroutine.shared.Shared;
 
 /**
- * Run by {@link ProcessWaitsReviewTest#aFullDevShmFailsAtTheAllocationWithItsReason} in a mount
+ * Run by {@link SharedFilesTest#aFullDevShmFailsAtTheAllocationWithItsReason} in a mount
  * namespace whose /dev/shm is a 3 MiB tmpfs: allocates and uses shared values, as an application
  * with an isolated pool open does, until something fails, and prints what.
  */
