@@ -40,7 +40,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * woken through {@link ProcessWaits}: a waiter registers there before it compares the word, and a
  * waker wakes there after it wakes here, if it woke fewer here than it was asked to; that class
  * shows why no wake is lost. Its cost for other
- * memory is one {@link MemorySegment#isMapped()} test per wait and wake.
+ * memory is one {@link MemorySegment#isNative()} test per wake, and a look-up while a pool is open.
  *
  * <h2>Asynchronous waiters</h2>
  * {@link #awaitAsync} enqueues a waiter with a future instead of a thread. Its future completes on
@@ -294,7 +294,7 @@ final class Futex {
             return 0;
         }
         int woken = wakeAddress(address(segment, offset), count);
-        if (woken == count || !segment.isMapped()) {
+        if (woken == count || !segment.isNative()) {
             return woken;
         }
         // Fewer here than asked: the other processes' (ProcessWaits counts one per process it woke).

@@ -77,6 +77,10 @@ public final class SharedFiles {
     private static int made;
     private static boolean hooked;
     private static final List<Chunk> OWN = new ArrayList<>();
+    /** When making a chunk failed last (0: it did not), and why; another try waits RETRY_NANOS. */
+    private static long failedAt;
+    private static volatile String fallback;
+    private static final long RETRY_NANOS = 100_000_000L;
     /** Every chunk mapped in this process (made or attached), by base address. */
     private static final ConcurrentSkipListMap<Long, Chunk> MAPPED = new ConcurrentSkipListMap<>();
     /** Chunks another process made, by file. */
@@ -94,6 +98,10 @@ public final class SharedFiles {
          * were more than {@link ProcessWaits#ORIGINS} (then its wakes cannot be told from others').
          */
         final int origin;
+        /** Guarded by LOCK: values (and views attached) in this mapping that are still reachable. */
+        int live;
+        /** Guarded by LOCK: no longer registered (reclaimed, or the files were disabled). */
+        boolean retired;
 
         Chunk(Path file, MemorySegment memory) {
             this.file = file;
@@ -166,9 +174,12 @@ public final class SharedFiles {
             directory = null;
             current = null;
             for (Chunk chunk : OWN) {
-                MAPPED.remove(chunk.base);
+                chunk.retired = true;
+                MAPPED.remove(chunk.base, chunk);
                 ProcessWaits.forget(chunk);
             }
+            failedAt = 0;
+            fallback = null;
             OWN.clear();
             deleteDirectory(gone);
         } finally {
@@ -202,31 +213,104 @@ public final class SharedFiles {
     }
 
     /**
-     * Memory for one value from the chunk files, or null when they are not enabled (the caller
-     * then allocates as usual).
+     * Memory for one value from the chunk files, or null when they are not enabled or a chunk could
+     * not be made (the caller then allocates as usual; {@link #fallback()} says why).
+     *
+     * <p>The value's segment is its own, with an automatic arena of its own whose cleanup (run once
+     * the value and every view or slice of it are unreachable) counts it out of its chunk; the
+     * chunk keeps the mapping alive meanwhile. A chunk with no value left that is not the one being
+     * allocated from is reclaimed: its file deleted, unregistered, and its mapping returned by the
+     * garbage collector. A value passed to a worker JVM stays reachable from its task (the
+     * invocation's arguments) until the task settles, so its file is there when the worker maps it.
      */
     static MemorySegment allocate(long size, long alignment) {
         if (directory == null) {
             return null;
         }
+        Chunk chunk;
+        long at;
         LOCK.lock();
         try {
             if (directory == null) {
                 return null;
             }
-            long at = current == null ? -1 : Layouts.alignUp(next, alignment);
+            at = current == null ? -1 : Layouts.alignUp(next, alignment);
             if (current == null || at + size > current.memory.byteSize()) {
+                if (failedAt != 0 && System.nanoTime() - failedAt < RETRY_NANOS) {
+                    return null;
+                }
                 long length = Math.max(CHUNK_SIZE, Layouts.alignUp(HEADER + Layouts.alignUp(size, alignment) + alignment, 4096));
-                current = create(directory.resolve(PREFIX + made++), length);
+                Chunk fresh;
+                try {
+                    fresh = create(directory.resolve(PREFIX + made++), length);
+                } catch (IOException e) {
+                    failedAt = System.nanoTime();
+                    fallback = "could not make a file of shared memory in " + directory + " (" + e.getMessage()
+                            + "), so values allocated since then live in this JVM only";
+                    return null;
+                }
+                failedAt = 0;
+                Chunk full = current;
+                current = fresh;
+                if (full != null && full.live == 0) {
+                    reclaim(full);
+                }
                 at = Layouts.alignUp(HEADER, alignment);
             }
             next = at + size;
-            return current.memory.asSlice(at, size);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not make a file for shared memory in " + directory + ": " + e.getMessage(), e);
+            chunk = current;
+            chunk.live++;
         } finally {
             LOCK.unlock();
         }
+        return counted(chunk, chunk.memory.asSlice(at, size));
+    }
+
+    /** The slice with an arena of its own, whose cleanup counts it out of its chunk. */
+    @SuppressWarnings("restricted") // only while enabled, which needs native access (see NativeFutex)
+    private static MemorySegment counted(Chunk chunk, MemorySegment slice) {
+        return slice.reinterpret(Arena.ofAuto(), gone -> release(chunk));
+    }
+
+    private static void release(Chunk chunk) {
+        LOCK.lock();
+        try {
+            if (--chunk.live == 0 && chunk != current) {
+                reclaim(chunk);
+            }
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    /** Under LOCK: a chunk no value uses any more goes (a worker JVM that maps it keeps its mapping). */
+    private static void reclaim(Chunk chunk) {
+        if (chunk.retired) {
+            return;
+        }
+        chunk.retired = true;
+        MAPPED.remove(chunk.base, chunk);
+        if (!OWN.remove(chunk)) {
+            ATTACHED.remove(chunk.file, chunk);
+            ProcessWaits.forget(chunk);
+            return;
+        }
+        ProcessWaits.forget(chunk);
+        try {
+            Files.deleteIfExists(chunk.file);
+        } catch (IOException ignored) {
+            // the directory is being removed: the file goes with it
+        }
+    }
+
+    /**
+     * Why values allocated while a pool is open may live in this JVM only: the last failure to make a
+     * chunk file (/dev/shm full, say), or null.
+     *
+     * @return the reason, or null
+     */
+    public static String fallback() {
+        return fallback;
     }
 
     private static Chunk create(Path file, long length) throws IOException {
@@ -234,12 +318,31 @@ public final class SharedFiles {
         Files.createFile(file, ownerOnly);
         Chunk chunk;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            reserve(channel, length);
             chunk = new Chunk(file, channel.map(FileChannel.MapMode.READ_WRITE, 0, length, Arena.ofAuto()));
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
         }
         OWN.add(chunk);
         MAPPED.put(chunk.base, chunk);
         return chunk;
     }
+
+    /**
+     * Writes the file's pages, so that a full file system (a container's 64 MiB /dev/shm, say) fails
+     * here, with its reason, rather than as a SIGBUS (an {@link InternalError}) at a later store to
+     * a page of a sparse file.
+     */
+    private static void reserve(FileChannel channel, long length) throws IOException {
+        java.nio.ByteBuffer zeros = ZEROS.duplicate();
+        for (long at = 0; at < length; ) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), length - at));
+            at += channel.write(zeros, at);
+        }
+    }
+
+    private static final java.nio.ByteBuffer ZEROS = java.nio.ByteBuffer.allocateDirect(64 << 10).asReadOnlyBuffer();
 
     /**
      * Where a value that another process can map lives.
@@ -256,7 +359,7 @@ public final class SharedFiles {
 
     /** The registered chunk that holds the word, or null. */
     static Chunk chunkOf(MemorySegment segment, long offset) {
-        if (!segment.isMapped() || MAPPED.isEmpty()) {
+        if (!segment.isNative() || MAPPED.isEmpty()) {
             return null;
         }
         long address = segment.address() + offset;
@@ -282,6 +385,37 @@ public final class SharedFiles {
                 throw new UncheckedIOException("could not map shared memory file " + f + ": " + e, e);
             }
         }).memory;
+    }
+
+    /**
+     * Maps a chunk file another process made (once per file while a value of it is reachable here),
+     * for one value in it: the value's segment has an arena of its own, as {@link #allocate} gives,
+     * so that once no value of the file is reachable here the mapping is unregistered and returned,
+     * and the file's memory goes when its last process lets go of it.
+     *
+     * @param file the chunk file
+     * @param offset the value's offset there
+     * @param size the value's size
+     * @return the value's memory
+     * @throws UncheckedIOException if the file cannot be mapped
+     */
+    public static MemorySegment attach(Path file, long offset, long size) {
+        LOCK.lock();
+        try {
+            Chunk chunk = ATTACHED.get(file);
+            if (chunk == null || chunk.retired) {
+                attach(file);
+                chunk = ATTACHED.get(file);
+            }
+            MemorySegment slice = chunk.memory.asSlice(offset, size);
+            if (!NativeFutex.AVAILABLE) {
+                return slice; // never unmapped: without native access a segment cannot have an arena of its own
+            }
+            chunk.live++;
+            return counted(chunk, slice);
+        } finally {
+            LOCK.unlock();
+        }
     }
 
     /**

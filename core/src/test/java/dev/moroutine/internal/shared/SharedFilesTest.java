@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Review of the file-backed shared memory (branch shm): each test fails on 1cb361d. Everything
- * here is in one process, with {@link SharedFiles} enabled as an open isolated pool enables it.
+ * The file-backed shared memory in one process, with {@link SharedFiles} enabled as an open
+ * isolated pool enables it: proxies, wake counts, reclamation, a full /dev/shm, native access.
  */
 @Timeout(60)
 class SharedFilesTest {
@@ -150,33 +150,34 @@ class SharedFilesTest {
     }
 
     /**
-     * While a pool is open every shared(…) takes file memory that is never given back until the
-     * pool closes, even when the values are garbage: a long-lived pool plus a shared value per
-     * request fills /dev/shm (64 MiB in a default Docker container), and then every shared(…) of
-     * the JVM, in-process ones included, throws.
+     * While a pool is open, a chunk whose values are all unreachable (and that is not the one being
+     * allocated from) is deleted: a long-lived pool plus a shared value per request does not fill
+     * /dev/shm (64 MiB in a default Docker container).
      */
     @Test
     void garbageValuesDoNotGrowTheFilesWithoutBound() throws Exception {
         for (int i = 0; i < 200_000; i++) { // 200,000 × 64 bytes = 12.8 MB of garbage
             Shared.shared(Shared.int32Atomic).store(i);
         }
-        System.gc();
-        long bytes;
-        try (Stream<Path> files = Files.list(directory)) {
-            bytes = files.mapToLong(f -> f.toFile().length()).sum();
+        long bytes = Long.MAX_VALUE;
+        for (int round = 0; round < 100 && bytes > 4L << 20; round++) { // the cleanups run after a collection
+            System.gc();
+            try (Stream<Path> files = Files.list(directory)) {
+                bytes = files.mapToLong(f -> f.toFile().length()).sum();
+            }
         }
         assertTrue(bytes <= 4L << 20, "the chunk files hold " + (bytes >> 20) + " MiB for values nobody can reach");
     }
 
     /**
-     * /dev/shm full (a container's 64 MiB, say): the chunk file is made sparse (FileChannel.map
-     * extends it with ftruncate), so shared(…) succeeds and the first store to a page the tmpfs
-     * cannot supply takes SIGBUS, which the user sees as {@code InternalError: a fault occurred in
-     * an unsafe memory access operation} from Int32Atomic.store, far from the cause. Needs root and
-     * unshare(1) to mount a small tmpfs on /dev/shm in a private mount namespace; skipped otherwise.
+     * /dev/shm full (a container's 64 MiB, say): a sparse chunk file would make shared(…) succeed and
+     * the first store to a page the tmpfs cannot supply take SIGBUS ({@code InternalError}); the
+     * pages are written when the chunk is made, so that fails instead, and values fall back to this
+     * JVM's memory with the reason kept. Needs root and unshare(1) to mount a small tmpfs on
+     * /dev/shm in a private mount namespace; skipped otherwise.
      */
     @Test
-    void aFullDevShmFailsAtTheAllocationWithItsReason() throws Exception {
+    void aFullDevShmFallsBackAtTheAllocationWithItsReason() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/unshare")), "needs unshare");
         String java = ProcessHandle.current().info().command().orElseThrow();
@@ -189,7 +190,10 @@ class SharedFilesTest {
         assertTrue(child.waitFor(60, TimeUnit.SECONDS));
         org.junit.jupiter.api.Assumptions.assumeTrue(output.contains("directory /dev/shm/"), "could not mount: " + output);
         assertFalse(output.contains("InternalError"), output);
-        assertTrue(output.contains("failed in shared()") && output.contains("No space left on device"), output);
+        assertTrue(output.contains("no failure after 10000 values") && output.contains("fallback: could not make a file")
+                && output.contains("No space left on device"), output);
+        int inFiles = Integer.parseInt(output.replaceAll("(?s).*values, (\\d+) in files.*", "$1"));
+        assertTrue(inFiles > 0 && inFiles < 10_000, "some values in the files, then the rest in this JVM: " + output);
     }
 
     /**
