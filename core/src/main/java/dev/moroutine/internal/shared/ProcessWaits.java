@@ -66,6 +66,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * If {@code seq} moved by more than one, the proxy cannot tell the wakes apart and wakes the waiter,
  * which re-checks its word, as after any spurious wake. The waker's mask leaves out its own
  * mapping's proxy ({@link #bit}), so a wake does not wake its own process's proxy for nothing.
+ * There are 31 such bits: mappings after the 31st of a file share bit 0, so their wakes also wake
+ * their own proxy (which skips them by the tag) and count it; mappings after the 16,383rd have no
+ * tag of their own (origin 0), and their proxies wake their waiters on every wake of the bucket.
  *
  * <p>So {@code wake(n)} wakes exactly what {@link Futex} counts in this process, and a waiter of a
  * word here is never woken by a wake of another word from this process. Across processes a wake is

@@ -28,10 +28,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * enabled, values are bump-allocated from <em>chunks</em>: files of {@link #CHUNK_SIZE} (1 MiB; a
  * larger value gets a chunk of its own), each created in a private directory (mode 0700, under
  * {@code /dev/shm} when there is one, so the pages are memory), the file mode 0600, and mapped with
- * {@link Arena#ofAuto()}. A value is a slice of its chunk's mapping, so it keeps the mapping alive;
- * the registry holds the chunks too until the last {@link #disable}, which deletes the files and
- * the directory (the mappings stay valid) and drops them: their memory is then returned once no
- * value uses it. A chunk's memory is not reused while it is registered (a bump allocator).
+ * {@link Arena#ofAuto()}. The file's pages are written when it is made, so that a full file system
+ * fails there (the value then comes from {@link Arena#ofAuto()}, and {@link #fallback()} says why),
+ * not as a SIGBUS at a later store. A value's segment is a slice of its chunk's mapping with an
+ * automatic arena of its own, whose cleanup counts the value out of the chunk once it and all its
+ * views are unreachable; the chunk, reachable from those cleanups, keeps the mapping alive until
+ * then. A chunk with no value left, other than the one being allocated from, is reclaimed: its
+ * file deleted and the chunk unregistered, so the collector unmaps it. The last {@link #disable}
+ * deletes the remaining files and the directory (the mappings stay valid) and drops the chunks.
+ * Within a chunk, memory is not reused (a bump allocator).
  *
  * <pre>
  * chunk file   0 ┌──────────────────────────────────────────┐
