@@ -28,6 +28,15 @@ import java.util.concurrent.TimeoutException;
  * non-fair {@link java.util.concurrent.locks.ReentrantLock}. That keeps lock hand-offs cheap;
  * in exchange, a waiter has no bound on how often it can be overtaken.
  *
+ * <h2>Across processes</h2>
+ * Passed to an isolated worker JVM, a mutex locks across the processes. It records no owner (the
+ * word is 0, 1 or 2), so a worker JVM that dies while it holds the lock (killed, crashed in
+ * native code, killed on its task's timeout, {@code Runtime.halt}) leaves it locked for good: no
+ * process can tell that its holder is gone, and {@link #lock()} waits forever. Hold a shared mutex
+ * only around code that cannot die midway, or lock it with {@link #lock(Duration)}, whose
+ * {@link TimeoutException} then says that a holder may have died. (A robust mutex, that the next
+ * locker acquires with an "owner died" flag, is not done yet.) The same holds for {@link RwLock}.
+ *
  * <h2>Interrupts</h2>
  * {@link #lock()} ignores interrupts (it keeps waiting and returns with the interrupt status set);
  * {@link #lock(Duration)} throws {@link InterruptedException}, as {@code Lock.lock()} and

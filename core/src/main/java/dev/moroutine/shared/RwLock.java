@@ -22,6 +22,10 @@ import java.util.concurrent.TimeoutException;
  * thread releases its carrier); platform threads spin for a few hundred nanoseconds first. A
  * release wakes all waiters, which then compete again.
  *
+ * <h2>Across processes</h2>
+ * As with {@link Mutex}: no holder is recorded, so a worker JVM that dies holding the lock (either
+ * side) leaves it held for good.
+ *
  * <h2>Interrupts</h2>
  * {@link #readLock()} and {@link #writeLock()} ignore interrupts (they return with the interrupt
  * status set); the timed variants throw {@link InterruptedException}.

@@ -47,7 +47,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>This JVM needs {@code --add-exports java.base/jdk.internal.misc=org.agrona} (on the class path:
  * {@code =ALL-UNNAMED}) on its command line, for the shared-memory rings (Agrona); the worker JVMs
  * get it by themselves. A worker JVM's stdin is the library's: it exits when its parent dies.
- * {@code --enable-native-access=dev.moroutine} spares the JDK's warning about the futex.
+ * Shared values cross only when this JVM also has {@code --enable-native-access=dev.moroutine}
+ * ({@code =ALL-UNNAMED} on the class path): the cross-process futex is a restricted method; without
+ * the flag the pool works, and passing a shared value fails with a message that names the flag.
  */
 public final class Isolated {
 

@@ -38,8 +38,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <h2>Other processes</h2>
  * A word in a chunk file ({@link SharedFiles}), which other processes map too, is also waited on and
  * woken through {@link ProcessWaits}: a waiter registers there before it compares the word, and a
- * waker wakes there after it wakes here; that class shows why no wake is lost. Its cost for other
- * memory is one {@link MemorySegment#isMapped()} test per wait and wake.
+ * waker wakes there after it wakes here, if it woke fewer here than it was asked to; that class
+ * shows why no wake is lost. Its cost for other
+ * memory is one {@link MemorySegment#isNative()} test per wake, and a look-up while a pool is open.
  *
  * <h2>Asynchronous waiters</h2>
  * {@link #awaitAsync} enqueues a waiter with a future instead of a thread. Its future completes on
@@ -285,14 +286,19 @@ final class Futex {
      * with a volatile write or an atomic read-modify-write.
      *
      * @param count the most to wake, at least 0
-     * @return how many were woken
+     * @return how many were woken: exactly, in this process; a word in a chunk file that has waiters
+     *     in other processes also counts one per process woken, up to {@code count}
      */
     static int wake(MemorySegment segment, long offset, int count) {
         if (count <= 0) {
             return 0;
         }
         int woken = wakeAddress(address(segment, offset), count);
-        return segment.isMapped() ? woken + ProcessWaits.wake(segment, offset) : woken;
+        if (woken == count || !segment.isNative()) {
+            return woken;
+        }
+        // Fewer here than asked: the other processes' (ProcessWaits counts one per process it woke).
+        return (int) Math.min(count, (long) woken + ProcessWaits.wake(segment, offset));
     }
 
     /** Wakes up to {@code count} waiters of this process on the word at {@code address}. */

@@ -66,7 +66,9 @@ public final class MutexCell extends AbstractCell implements Mutex, LockGuard.Lo
         if (tryAcquire() || acquire(nanos, true)) {
             return guard();
         }
-        throw new TimeoutException(this + " was not acquired within " + timeout);
+        throw new TimeoutException(this + " was not acquired within " + timeout + (SharedFiles.chunkOf(segment, offset) == null
+                ? "" : "; it is shared with worker JVMs, and one that died holding it (killed, crashed, timed out) leaves it"
+                + " locked for good: a Mutex records no owner (see Mutex, \"Across processes\")"));
     }
 
     @Override

@@ -15,17 +15,28 @@ import java.util.Optional;
  * that maps the same file. Linux on x86-64 and AArch64 only ({@link #AVAILABLE}); elsewhere shared
  * memory does not cross to other processes.
  *
+ * <p>The downcall handle is a restricted method: it is made only if this module has native access
+ * ({@code --enable-native-access=dev.moroutine}, or {@code ALL-UNNAMED} on the class path), so
+ * that the JDK never prints its warning on a user's stderr; without it {@link #AVAILABLE} is false
+ * and {@link #UNAVAILABLE} says why and which flag to give.
+ *
+ * <p>The waits and wakes are the bitset ones ({@code FUTEX_WAIT_BITSET}, {@code FUTEX_WAKE_BITSET}):
+ * a waiter sleeps with one bit, and a waker wakes the waiters whose bit is in its mask, so that a
+ * process's wake skips its own proxy ({@link ProcessWaits}).
+ *
  * <p>A native wait blocks the calling thread in the kernel: only {@link ProcessWaits}' own
  * platform threads call {@link #await}, never a caller's thread (it would pin a virtual thread's
  * carrier and ignore {@link Thread#interrupt()}).
  */
 final class NativeFutex {
 
-    private static final int FUTEX_WAIT = 0;
-    private static final int FUTEX_WAKE = 1;
+    private static final int FUTEX_WAIT_BITSET = 9;
+    private static final int FUTEX_WAKE_BITSET = 10;
     private static final long SYS_FUTEX = sysFutex();
-    private static final MethodHandle SYSCALL = syscall();
-    /** Whether this platform has the futex this class calls. */
+    /** Why there is no futex here, or null if there is. */
+    static final String UNAVAILABLE = unavailable();
+    private static final MethodHandle SYSCALL = UNAVAILABLE == null ? syscall() : null;
+    /** Whether this platform has the futex this class calls, and this module may call it. */
     static final boolean AVAILABLE = SYSCALL != null;
 
     private NativeFutex() {}
@@ -41,11 +52,21 @@ final class NativeFutex {
         };
     }
 
+    private static String unavailable() {
+        if (SYS_FUTEX < 0) {
+            return "shared memory across processes needs Linux on x86-64 or AArch64 (its waits are futexes); this is "
+                    + System.getProperty("os.name") + " on " + System.getProperty("os.arch");
+        }
+        Module module = NativeFutex.class.getModule();
+        if (!module.isNativeAccessEnabled()) {
+            return "shared memory across processes calls the kernel's futex through the FFM API, which needs native access:"
+                    + " give this JVM --enable-native-access=" + (module.isNamed() ? module.getName() : "ALL-UNNAMED");
+        }
+        return null;
+    }
+
     @SuppressWarnings("restricted") // the one downcall, to futex(2); the module needs --enable-native-access
     private static MethodHandle syscall() {
-        if (SYS_FUTEX < 0) {
-            return null;
-        }
         try {
             Linker linker = Linker.nativeLinker();
             Optional<MemorySegment> symbol = linker.defaultLookup().find("syscall");
@@ -61,9 +82,9 @@ final class NativeFutex {
         }
     }
 
-    private static long call(long address, int op, int value, long timespec) {
+    private static long call(long address, int op, int value, long timespec, int bitset) {
         try {
-            return (long) SYSCALL.invokeExact(SYS_FUTEX, address, (long) op, (long) value, timespec, 0L, 0L);
+            return (long) SYSCALL.invokeExact(SYS_FUTEX, address, (long) op, (long) value, timespec, 0L, (long) bitset);
         } catch (Throwable t) {
             throw new IllegalStateException("futex(2) failed: " + t, t);
         }
@@ -71,27 +92,23 @@ final class NativeFutex {
 
     /**
      * Sleeps while the word at {@code address} holds {@code expected}, until a {@link #wake} of it
-     * (from any process), a signal, or a spurious return; no timeout. The kernel compares and
-     * queues atomically with respect to wakes of the word.
-     */
-    static void await(long address, int expected) {
-        call(address, FUTEX_WAIT, expected, 0L);
-    }
-
-    /**
-     * As {@link #await(long, int)}, for at most {@code timeoutNanos}.
+     * (from any process) whose mask has a bit of {@code bitset}, a signal, a spurious return, or
+     * {@code deadline}. The kernel compares and queues atomically with respect to wakes of the word.
      *
-     * @param timespec 16 bytes of native memory for the relative timeout ({@code struct timespec}), the caller's own
+     * @param deadline when to stop, in {@link System#nanoTime()} (HotSpot's is {@code CLOCK_MONOTONIC},
+     *     the clock of the bitset wait's absolute timeout)
+     * @param timespec 16 bytes of native memory for it ({@code struct timespec}), the caller's own
      */
-    static void await(long address, int expected, long timeoutNanos, MemorySegment timespec) {
-        timespec.set(ValueLayout.JAVA_LONG, 0, timeoutNanos / 1_000_000_000L);
-        timespec.set(ValueLayout.JAVA_LONG, 8, timeoutNanos % 1_000_000_000L);
-        call(address, FUTEX_WAIT, expected, timespec.address());
+    static void await(long address, int expected, int bitset, long deadline, MemorySegment timespec) {
+        long at = Math.max(0, deadline);
+        timespec.set(ValueLayout.JAVA_LONG, 0, at / 1_000_000_000L);
+        timespec.set(ValueLayout.JAVA_LONG, 8, at % 1_000_000_000L);
+        call(address, FUTEX_WAIT_BITSET, expected, timespec.address(), bitset);
     }
 
-    /** Wakes up to {@code count} native waiters of the word; returns how many. */
-    static int wake(long address, int count) {
-        long woken = call(address, FUTEX_WAKE, count, 0L);
+    /** Wakes up to {@code count} native waiters of the word whose bit is in {@code mask}; returns how many. */
+    static int wake(long address, int count, int mask) {
+        long woken = call(address, FUTEX_WAKE_BITSET, count, 0L, mask);
         return woken < 0 ? 0 : (int) woken;
     }
 }

@@ -162,6 +162,58 @@ class ProcessWaitsTest {
         assertEquals(2 * rounds, turn.load());
     }
 
+    /**
+     * Tokens handed out one wake at a time, to consumers on both mappings: every token is taken
+     * exactly once, no consumer hangs (a wake wrongly skipped by a proxy would), and wake(1) never
+     * reports more than one.
+     */
+    @Test
+    void wakeOneHandsEveryTokenToExactlyOneConsumer() throws Exception {
+        int consumers = 4;
+        int per = 5_000;
+        Int32Atomic tokens = Shared.shared(Shared.int32Atomic);
+        Int32Atomic tokens2 = otherMapping(tokens);
+        java.util.concurrent.atomic.AtomicInteger taken = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger overReported = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> running = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int c = 0; c < consumers; c++) {
+            Int32Atomic mine = c % 2 == 0 ? tokens : tokens2;
+            Thread.Builder builder = c < 2 ? Thread.ofPlatform() : Thread.ofVirtual();
+            running.add(builder.start(() -> {
+                try {
+                    for (int got = 0; got < per; ) {
+                        int t = mine.load();
+                        if (t > 0) {
+                            if (mine.compareExchange(t, t - 1) == t) {
+                                got++;
+                                taken.incrementAndGet();
+                            }
+                        } else {
+                            mine.await(0);
+                        }
+                    }
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            }));
+        }
+        for (int i = 0; i < consumers * per; i++) {
+            Int32Atomic side = i % 2 == 0 ? tokens : tokens2;
+            side.add(1);
+            if (side.wake(1) > 1) {
+                overReported.incrementAndGet();
+            }
+        }
+        for (Thread t : running) {
+            t.join();
+        }
+        assertEquals(List.of(), failures);
+        assertEquals(consumers * per, taken.get());
+        assertEquals(0, tokens.load());
+        assertEquals(0, overReported.get(), "wake(1) reported more than one");
+    }
+
     /** Threads on two mappings of one mutex and one struct: every update counted exactly once. */
     @Test
     void mutexAcrossMappingsIsExclusive() throws Exception {
