@@ -103,10 +103,8 @@ class CrossingTest {
     }
 
     @Test
-    void aStreamingMoroutineIsNotSupportedYet() {
-        String message = refused(UnsupportedOperationException.class, () -> pool.run(Jobs.countUp.call(3)));
-        assertEquals("task dev.moroutine.isolated.Jobs#countUp is a streaming moroutine, whose stream cannot come back from"
-                + " isolated worker " + worker + " yet; run it on a pool of threads (Moroutine.workers)", message);
+    void aStreamingMoroutinesItemsComeBack() {
+        assertEquals(List.of(0, 1, 2), pool.run(Jobs.countUp.call(3)).toList());
     }
 
     @Test

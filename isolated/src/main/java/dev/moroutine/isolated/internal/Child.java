@@ -52,12 +52,21 @@ public final class Child implements Codec.Calls {
     static final int TERMINATE = 3;
     /** Request: cancel one task (its future was cancelled in the parent), interrupting it if it runs. */
     static final int CANCEL = 4;
+    /** Request: run a streaming task. Its payload is the sequence number, the stream's high-water mark (int32), then the encoded invocation. */
+    static final int RUN_STREAM = 5;
+    /**
+     * Request: the caller's consumer of a stream has taken this many items in all (int64, after the
+     * sequence number): see {@link StreamForwarder}.
+     */
+    static final int CREDIT = 6;
     /** Reply: the task's result. Each reply's payload is the sequence number, then its own. */
     static final int RESULT = 1;
     /** Reply: the task's failure, a {@link RemoteFailure}. */
     static final int FAILURE = 2;
     /** Reply: the task was cancelled here (the JVM is stopping); the payload is the reason, in UTF-8. */
     static final int CANCELLED = 3;
+    /** Reply: items of a streaming task, in order: the sequence number, their count (int32), then each Fory-encoded. */
+    static final int ITEMS = 4;
 
     private static final int SPIN_NANOS = 50_000;
     /** How long a terminated worker may take to close its values before the JVM exits anyway. */
@@ -75,6 +84,8 @@ public final class Child implements Codec.Calls {
     private final Map<Long, Invocation> taskArgs = new HashMap<>();
     /** The tasks not answered yet, by sequence number: added by the reader, removed by whoever completes them. */
     private final Map<Long, Execution<Object>> unanswered = new ConcurrentHashMap<>();
+    /** The streaming tasks not answered yet, by sequence number: their forwarders. */
+    private final Map<Long, StreamForwarder> streams = new ConcurrentHashMap<>();
     private int stop;
 
     private Child(String name, Codec codec, SharedFile shared, SocketChannel socket, ThreadWorker worker) {
@@ -187,12 +198,20 @@ public final class Child implements Codec.Calls {
             }
             return;
         }
-        if (type != RUN) {
+        if (type == CREDIT) {
+            StreamForwarder stream = streams.get(seq);
+            if (stream != null) {
+                stream.credit(buffer.getLong(index + Long.BYTES));
+            }
+            return;
+        }
+        if (type != RUN && type != RUN_STREAM) {
             stop = type;
             return;
         }
-        byte[] request = new byte[length - Long.BYTES];
-        buffer.getBytes(index + Long.BYTES, request);
+        int header = type == RUN_STREAM ? Long.BYTES + Integer.BYTES : Long.BYTES;
+        byte[] request = new byte[length - header];
+        buffer.getBytes(index + header, request);
         Invocation invocation;
         try {
             invocation = codec.decodeInvocation(request, this);
@@ -200,9 +219,19 @@ public final class Child implements Codec.Calls {
             reply(seq, FAILURE, codec.encodeFailure(undecodable));
             return;
         }
-        Execution<Object> execution = new Execution<>(invocation, null);
-        unanswered.put(seq, execution);
-        execution.whenComplete((value, failure) -> answer(seq, execution, value, failure));
+        Execution<Object> execution;
+        if (type == RUN_STREAM) {
+            StreamForwarder stream = new StreamForwarder(this, seq, buffer.getInt(index + Long.BYTES), "stream of " + invocation);
+            execution = new Execution<>(invocation, stream);
+            streams.put(seq, stream);
+            unanswered.put(seq, execution);
+            stream.start(execution); // answers once the stream has ended and the execution completed
+        } else {
+            execution = new Execution<>(invocation, null);
+            unanswered.put(seq, execution);
+            Execution<Object> valueTask = execution;
+            execution.whenComplete((value, failure) -> answer(seq, valueTask, value, failure));
+        }
         try {
             worker.dispatch(execution);
         } catch (RuntimeException refused) {
@@ -220,9 +249,10 @@ public final class Child implements Codec.Calls {
         return taskArgs.computeIfAbsent(key, first -> decoded);
     }
 
-    /** On the thread that completed the task: the worker's, but for a refusal or a cancellation. */
-    private void answer(long seq, Execution<Object> execution, Object value, Throwable failure) {
+    /** On the thread that completed the task: the worker's, but for a refusal or a cancellation; a stream's forwarder. */
+    void answer(long seq, Execution<Object> execution, Object value, Throwable failure) {
         unanswered.remove(seq);
+        streams.remove(seq);
         if (failure == null) {
             byte[] encoded;
             try {
@@ -256,8 +286,25 @@ public final class Child implements Codec.Calls {
         replies.buffer().putLong(at, seq);
         replies.buffer().putBytes(at + Long.BYTES, payload);
         replies.commit(at);
+        ringParent();
+    }
+
+    /** After a reply: wakes the parent's pump if it sleeps. */
+    void ringParent() {
         if (shared.mustRing(SharedFile.Side.PARENT) && !Doorbell.ring(socket)) {
             Runtime.getRuntime().halt(1); // the parent is gone
         }
+    }
+
+    RingBuffer replies() {
+        return shared.replies();
+    }
+
+    Codec codec() {
+        return codec;
+    }
+
+    String name() {
+        return name;
     }
 }

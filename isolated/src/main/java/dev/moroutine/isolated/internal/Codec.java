@@ -104,19 +104,25 @@ public final class Codec {
      * @param destination the worker, for messages
      * @return the bytes
      * @throws IllegalArgumentException if an argument's class is not registered or cannot be encoded
-     * @throws UnsupportedOperationException if the task streams, or an argument is a stream, a
-     *     channel, shared memory or a signal, which do not cross yet
+     * @throws UnsupportedOperationException if an argument is a stream, a channel, shared memory or
+     *     a signal, which do not cross yet
      */
     public byte[] encodeInvocation(Invocation invocation, String destination) {
-        if (invocation instanceof Call<?> call && streams(call.moroutine())) {
-            throw new UnsupportedOperationException(invocation + " is a streaming moroutine, whose stream cannot come back"
-                    + " from isolated worker " + destination + " yet; run it on a pool of threads (Moroutine.workers)");
-        }
         return fory.execute(encoder -> {
             MemoryBuffer out = MemoryBuffer.newHeapBuffer(64);
             write(encoder, out, invocation, String.valueOf(invocation), destination);
             return out.getBytes(0, out.writerIndex());
         });
+    }
+
+    /**
+     * Whether a task is a call of a streaming moroutine, whose function writes to an output stream.
+     *
+     * @param invocation the task
+     * @return whether it streams
+     */
+    public static boolean streams(Invocation invocation) {
+        return invocation instanceof Call<?> call && streams(call.moroutine());
     }
 
     private static boolean streams(Mo moroutine) {
@@ -204,6 +210,66 @@ public final class Codec {
             }
         }
         return calls.call(id, args);
+    }
+
+    /**
+     * Appends stream items to {@code out}, each Fory-encoded, until they are all in or {@code out}
+     * holds at least {@code budget} bytes.
+     *
+     * @param items the items
+     * @param from the first to encode
+     * @param count how many there are from {@code from}
+     * @param out where
+     * @param budget the bytes after which to stop
+     * @param of the stream's task, for messages
+     * @param worker the worker, for messages
+     * @return how many items were encoded
+     * @throws IllegalArgumentException if an item's class is not registered or cannot be encoded
+     */
+    public int encodeItems(Object[] items, int from, int count, MemoryBuffer out, int budget, Invocation of, String worker) {
+        return fory.execute(encoder -> {
+            int done = 0;
+            while (done < count && out.writerIndex() < budget) {
+                Object item = items[from + done];
+                try {
+                    encoder.serialize(out, item);
+                } catch (RuntimeException refused) {
+                    throw cannotCross("an item of the stream of " + of + " cannot cross back from isolated worker " + worker
+                            + ": it is a " + item.getClass().getName(), refused);
+                }
+                done++;
+            }
+            return done;
+        });
+    }
+
+    /** Receives decoded stream items. */
+    public interface ItemSink {
+        /**
+         * One item.
+         *
+         * @param item the item
+         */
+        void accept(Object item);
+    }
+
+    /**
+     * Decodes {@code count} items encoded by {@link #encodeItems}.
+     *
+     * @param bytes the bytes
+     * @param offset where they start
+     * @param count how many items
+     * @param sink what receives them, in order
+     */
+    public void decodeItems(byte[] bytes, int offset, int count, ItemSink sink) {
+        fory.execute(decoder -> {
+            MemoryBuffer in = MemoryBuffer.fromByteArray(bytes);
+            in.readerIndex(offset);
+            for (int i = 0; i < count; i++) {
+                sink.accept(decoder.deserialize(in));
+            }
+            return null;
+        });
     }
 
     /**

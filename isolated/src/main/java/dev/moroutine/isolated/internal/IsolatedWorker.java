@@ -7,6 +7,7 @@ import dev.moroutine.internal.dispatch.SpinBudget;
 import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.internal.dispatch.WorkerGroup;
+import dev.moroutine.internal.stream.Pipe;
 import dev.moroutine.internal.shared.DelayedActions;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -140,6 +141,7 @@ public final class IsolatedWorker implements Worker {
     private final ArrayDeque<Entry> retry = new ArrayDeque<>();
     private final ArrayDeque<Entry> inFlight = new ArrayDeque<>();
     private final ByteBuffer scratch = ByteBuffer.allocate(64);
+    private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
     private ChildProcess child;
     private boolean socketEnded;
     private boolean stopSent;
@@ -155,14 +157,19 @@ public final class IsolatedWorker implements Worker {
         ScheduledFuture<?> timer;
         /** The pump asked the child to cancel it: the task after it may have started before its answer was written. */
         boolean cancelSent;
+        /** A streaming task's output: the caller's end, which the pump feeds; null for a value task. */
+        final Pipe<Object> output;
+        /** The consumed count last sent to the child as credit (see {@link StreamForwarder}). */
+        long credited;
         /** Written by the pump; read by a canceller, which only skips work when it sees it. */
         volatile boolean settled;
         volatile boolean timedOut;
 
-        Entry(Execution<?> execution, byte[] request, long timeoutNanos) {
+        Entry(Execution<?> execution, byte[] request, long timeoutNanos, Pipe<Object> output) {
             this.execution = execution;
             this.request = request;
             this.timeoutNanos = timeoutNanos;
+            this.output = output;
         }
     }
 
@@ -206,7 +213,7 @@ public final class IsolatedWorker implements Worker {
             throw new RejectedExecutionException(stopReason + ", so " + name + " cannot run " + invocation);
         }
         execution.admitted();
-        Entry entry = new Entry(execution, request, timeoutNanos(invocation));
+        Entry entry = new Entry(execution, request, timeoutNanos(invocation), output(execution));
         execution.whenComplete((ignored, failure) -> {
             if (failure instanceof CancellationException && !entry.settled) { // not the pump's own cancelling
                 cancelled.offer(entry);
@@ -215,6 +222,16 @@ public final class IsolatedWorker implements Worker {
         });
         outbox.offer(entry);
         wake();
+    }
+
+    /** A streaming task's output, opened here for the pump to feed: the function runs in the child. */
+    @SuppressWarnings("unchecked") // a streaming call's output binding opens its Pipe
+    private Pipe<Object> output(Execution<?> execution) {
+        Invocation invocation = execution.invocation();
+        if (!Codec.streams(invocation)) {
+            return null;
+        }
+        return (Pipe<Object>) execution.binding(invocation.args().length).open(this);
     }
 
     private void wake() {
@@ -424,6 +441,7 @@ public final class IsolatedWorker implements Worker {
             }
             busy |= send();
             busy |= sendCancels();
+            busy |= sendCredit();
             if (lifecycle == DRAINING && !stopSent && settled == admitted) {
                 stopSent = write(Child.STOP, 0);
                 busy = true;
@@ -436,7 +454,7 @@ public final class IsolatedWorker implements Worker {
 
     private boolean hasWork() {
         return !outbox.isEmpty() || !retry.isEmpty() || !cancelled.isEmpty() || child.shared().replies().size() > 0 || exited
-                || overtime;
+                || overtime || creditDue() != null;
     }
 
     private void idle() throws IOException {
@@ -452,6 +470,10 @@ public final class IsolatedWorker implements Worker {
         SharedFile shared = child.shared();
         parked = 1;
         shared.park(SharedFile.Side.PARENT);
+        Entry head = inFlight.peekFirst();
+        if (head != null && head.output != null) {
+            head.output.wakeOnConsumption(this::wake); // its consumer's next take may owe the child credit
+        }
         if (hasWork()) {
             parked = 0;
             shared.unpark(SharedFile.Side.PARENT);
@@ -477,15 +499,20 @@ public final class IsolatedWorker implements Worker {
                 settle(entry);
                 continue;
             }
-            int at = requests.tryClaim(Child.RUN, Long.BYTES + entry.request.length);
+            int header = entry.output == null ? Long.BYTES : Long.BYTES + Integer.BYTES;
+            int at = requests.tryClaim(entry.output == null ? Child.RUN : Child.RUN_STREAM, header + entry.request.length);
             if (at < 0) {
                 retry.addFirst(entry); // the ring is full: the child is busy; replies make room
                 break;
             }
             entry.seq = ++nextSeq;
+            entry.credited = 0;
             MutableDirectBuffer buffer = requests.buffer();
             buffer.putLong(at, entry.seq);
-            buffer.putBytes(at + Long.BYTES, entry.request);
+            if (entry.output != null) {
+                buffer.putInt(at + Long.BYTES, entry.output.highWaterMark());
+            }
+            buffer.putBytes(at + header, entry.request);
             requests.commit(at);
             inFlight.addLast(entry);
             if (inFlight.size() == 1) {
@@ -518,14 +545,49 @@ public final class IsolatedWorker implements Worker {
         return sent;
     }
 
+    /**
+     * The running streaming task whose consumer has taken enough since its last credit that the
+     * child should hear of it: a quarter of the high-water mark, so the producer, held at the mark,
+     * goes on well before the consumer runs dry.
+     */
+    private Entry creditDue() {
+        Entry head = inFlight.peekFirst();
+        if (head == null || head.output == null || head.execution.isDone()) {
+            return null;
+        }
+        long step = Math.max(1, head.output.highWaterMark() / 4);
+        return head.output.consumedCount() - head.credited >= step ? head : null;
+    }
+
+    private boolean sendCredit() {
+        Entry entry = creditDue();
+        if (entry == null) {
+            return false;
+        }
+        long consumed = entry.output.consumedCount();
+        if (!write(Child.CREDIT, entry.seq, consumed)) {
+            return false; // the ring is full: again after the replies
+        }
+        entry.credited = consumed;
+        return true;
+    }
+
     /** Sends a message about a task (0: none); {@code false} if the ring is full. */
     private boolean write(int type, long seq) {
+        return write(type, seq, -1);
+    }
+
+    /** Sends a message about a task, with a number unless it is -1; {@code false} if the ring is full. */
+    private boolean write(int type, long seq, long number) {
         RingBuffer requests = child.shared().requests();
-        int at = requests.tryClaim(type, Long.BYTES);
+        int at = requests.tryClaim(type, number < 0 ? Long.BYTES : 2 * Long.BYTES);
         if (at < 0) {
             return false;
         }
         requests.buffer().putLong(at, seq);
+        if (number >= 0) {
+            requests.buffer().putLong(at + Long.BYTES, number);
+        }
         requests.commit(at);
         if (child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
             socketEnded = true;
@@ -554,6 +616,10 @@ public final class IsolatedWorker implements Worker {
 
     private void onReply(int type, MutableDirectBuffer buffer, int index, int length) {
         long seq = buffer.getLong(index);
+        if (type == Child.ITEMS) {
+            onItems(seq, buffer, index, length);
+            return;
+        }
         byte[] payload = new byte[length - Long.BYTES];
         buffer.getBytes(index + Long.BYTES, payload);
         Entry entry = answered(seq);
@@ -563,7 +629,13 @@ public final class IsolatedWorker implements Worker {
         Execution<?> execution = entry.execution;
         try {
             switch (type) {
-                case Child.RESULT -> complete(execution, backend.codec().decodeValue(payload));
+                case Child.RESULT -> {
+                    Object value = backend.codec().decodeValue(payload);
+                    if (entry.output != null) {
+                        entry.output.finish(); // its items came before: the consumer takes them, then the end
+                    }
+                    complete(execution, value);
+                }
                 case Child.FAILURE -> {
                     Throwable failure = backend.codec().decodeFailure(payload);
                     // As a thread worker stores it: a CancellationException the function threw is a failure, not a cancellation.
@@ -574,6 +646,46 @@ public final class IsolatedWorker implements Worker {
         } catch (RuntimeException undecodable) {
             execution.completeExceptionally(new IllegalStateException("the answer of " + execution.invocation() + " from " + name
                     + " could not be decoded: " + undecodable, undecodable));
+        }
+    }
+
+    /** Items of the running streaming task: into its output, which has room for them (see {@link StreamForwarder}). */
+    private void onItems(long seq, MutableDirectBuffer buffer, int index, int length) {
+        Entry head = inFlight.peekFirst();
+        Entry entry = head != null && head.seq == seq ? head : null;
+        if (entry == null) {
+            for (Entry candidate : inFlight) {
+                if (candidate.seq == seq) {
+                    entry = candidate;
+                    break;
+                }
+            }
+        }
+        if (entry == null || entry.output == null || entry.execution.isDone()) {
+            return; // stopped: its output has ended, and the child is told or gone
+        }
+        int count = buffer.getInt(index + Long.BYTES);
+        int bytes = length - StreamForwarder.HEADER;
+        if (itemBytes.length < bytes) {
+            itemBytes = new byte[Math.max(bytes, 2 * itemBytes.length)];
+        }
+        buffer.getBytes(index + StreamForwarder.HEADER, itemBytes, 0, bytes);
+        Pipe<Object> output = entry.output;
+        Entry feeding = entry;
+        try {
+            backend.codec().decodeItems(itemBytes, 0, count, item -> {
+                if (!output.hasRoom()) { // never, while the child keeps to its credit: the pump must not wait
+                    throw new IllegalStateException("isolated worker " + name + " sent more items of " + feeding.execution.invocation()
+                            + " than its high-water mark of " + output.highWaterMark() + " allows");
+                }
+                output.emit(item);
+            });
+        } catch (CancellationException closed) {
+            // the consumer closed the stream: its producer's cancellation is on its way to the child
+        } catch (RuntimeException undecodable) {
+            entry.execution.completeExceptionally(new IllegalStateException("an item of the stream of "
+                    + entry.execution.invocation() + " from " + name + " could not be decoded: " + undecodable, undecodable));
+            cancelled.offer(entry); // the child's producer must stop too
         }
     }
 
