@@ -93,6 +93,13 @@ public final class StreamJobs {
         }
     });
 
+    /** Emits 0 … n-1. */
+    public static final StreamMo2<Integer, Integer, Integer> range = emitting((Integer from, Integer n, Emitter<Integer> out) -> {
+        for (int i = from; i < from + n; i++) {
+            out.emit(i);
+        }
+    });
+
     /** An item no pool registers. */
     public static final StreamMo0<Jobs.Unregistered> unregistered = emitting(out -> out.emit(new Jobs.Unregistered("item")));
 }
