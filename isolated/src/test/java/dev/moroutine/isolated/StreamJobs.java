@@ -1,7 +1,10 @@
 package dev.moroutine.isolated;
 
+import static dev.moroutine.Moroutine.mo;
 import static dev.moroutine.stream.Streaming.emitting;
 
+import dev.moroutine.Mo1;
+import dev.moroutine.Mo2;
 import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.StreamMo0;
 import dev.moroutine.stream.StreamMo2;
@@ -98,6 +101,27 @@ public final class StreamJobs {
         for (int i = from; i < from + n; i++) {
             out.emit(i);
         }
+    });
+
+    /** Count, sum and sum of squares of the items it is given: what a lost or duplicated item would change. */
+    public static final Mo1<Iterable<Integer>, long[]> stats = mo(items -> {
+        long[] totals = new long[3];
+        for (int item : items) {
+            totals[0]++;
+            totals[1] += item;
+            totals[2] += (long) item * item;
+        }
+        return totals;
+    });
+
+    /** Takes the first n items, then returns without reading the rest. */
+    public static final Mo2<Iterable<Integer>, Integer, Integer> firstSum = mo((items, n) -> {
+        int sum = 0;
+        int taken = 0;
+        for (java.util.Iterator<Integer> it = items.iterator(); taken < n && it.hasNext(); taken++) {
+            sum += it.next();
+        }
+        return sum;
     });
 
     /** An item no pool registers. */

@@ -4,6 +4,7 @@ import dev.moroutine.TaskFailedException;
 import dev.moroutine.internal.dispatch.SpinBudget;
 import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.stream.Emitter;
+import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Spliterator;
@@ -194,6 +195,26 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
      */
     public static Pipe<Object> forwarding(int highWaterMark, String description) {
         return new Pipe<>(highWaterMark, new ProducerWait(), description, true);
+    }
+
+    /**
+     * A pipe fed from another process (a worker JVM's stream argument, fed by its reader thread).
+     *
+     * @param highWaterMark the most items emitted and not taken
+     * @param description for messages
+     * @return the pipe
+     */
+    public static Pipe<Object> of(int highWaterMark, String description) {
+        return new Pipe<>(highWaterMark, description);
+    }
+
+    /**
+     * The consumer's end of this pipe, as a function receives a stream.
+     *
+     * @return the live stream; closing it cancels the pipe
+     */
+    public LiveStream<Object> consumerEnd() {
+        return new LiveStreamImpl<>(this, description);
     }
 
     /**

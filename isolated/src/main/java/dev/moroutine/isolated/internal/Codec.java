@@ -50,6 +50,7 @@ public final class Codec {
 
     private static final byte VALUE = 0;
     private static final byte TASK_ARG = 1;
+    private static final byte STREAM = 2;
     private static final Pattern UNREGISTERED = Pattern.compile("[Cc]lass (\\S+) is not registered");
 
     private final ThreadSafeFory fory;
@@ -95,6 +96,16 @@ public final class Codec {
          * @return the invocation to use
          */
         Invocation taskArg(long key, Invocation decoded);
+
+        /**
+         * A stream argument, fed by the sender as the task runs.
+         *
+         * @param position the argument's position
+         * @return what stands for it in the invocation (a {@link StreamArg})
+         */
+        default Object stream(int position) {
+            throw new UnsupportedOperationException("stream arguments do not cross here");
+        }
     }
 
     /**
@@ -104,13 +115,13 @@ public final class Codec {
      * @param destination the worker, for messages
      * @return the bytes
      * @throws IllegalArgumentException if an argument's class is not registered or cannot be encoded
-     * @throws UnsupportedOperationException if an argument is a stream, a channel, shared memory or
-     *     a signal, which do not cross yet
+     * @throws UnsupportedOperationException if an argument is shared memory or a signal, or a
+     *     task-arg's argument is a stream or a channel, which do not cross yet
      */
     public byte[] encodeInvocation(Invocation invocation, String destination) {
         return fory.execute(encoder -> {
             MemoryBuffer out = MemoryBuffer.newHeapBuffer(64);
-            write(encoder, out, invocation, String.valueOf(invocation), destination);
+            write(encoder, out, invocation, String.valueOf(invocation), destination, true);
             return out.getBytes(0, out.writerIndex());
         });
     }
@@ -130,7 +141,8 @@ public final class Codec {
                 || moroutine instanceof StreamMo3<?, ?, ?, ?> || moroutine instanceof StreamMo4<?, ?, ?, ?, ?>;
     }
 
-    private static void write(Fory encoder, MemoryBuffer out, Invocation invocation, String where, String destination) {
+    private static void write(Fory encoder, MemoryBuffer out, Invocation invocation, String where, String destination,
+            boolean task) {
         encoder.serialize(out, invocation.id());
         Object[] args = invocation.args();
         out.writeInt32(args.length);
@@ -140,7 +152,11 @@ public final class Codec {
             if (arg instanceof TaskArg taskArg) {
                 out.writeByte(TASK_ARG);
                 out.writeInt64(taskArg.task().key());
-                write(encoder, out, taskArg.task(), "task-arg " + taskArg.task() + " (" + argument + ")", destination);
+                write(encoder, out, taskArg.task(), "task-arg " + taskArg.task() + " (" + argument + ")", destination, false);
+                continue;
+            }
+            if (arg instanceof StreamArg && task) { // its items follow as the task runs (see StreamFeeder)
+                out.writeByte(STREAM);
                 continue;
             }
             refuseUnsupported(arg, argument, destination);
@@ -155,7 +171,7 @@ public final class Codec {
     }
 
     private static void refuseUnsupported(Object arg, String argument, String destination) {
-        String what = arg instanceof StreamArg stream ? "a stream (" + stream.endpoint() + ")"
+        String what = arg instanceof StreamArg stream ? "a stream (" + stream.endpoint() + ") given to a task-arg"
                 : arg instanceof SharedValue ? "shared memory (" + sharedType(arg.getClass()) + ")"
                 : arg instanceof Signal ? "a Signal"
                 : null;
@@ -202,9 +218,12 @@ public final class Codec {
         String id = (String) decoder.deserialize(in);
         Object[] args = new Object[in.readInt32()];
         for (int i = 0; i < args.length; i++) {
-            if (in.readByte() == TASK_ARG) {
+            byte kind = in.readByte();
+            if (kind == TASK_ARG) {
                 long key = in.readInt64();
                 args[i] = new TaskArg(calls.taskArg(key, read(decoder, in, calls)));
+            } else if (kind == STREAM) {
+                args[i] = calls.stream(i);
             } else {
                 args[i] = decoder.deserialize(in);
             }

@@ -142,6 +142,11 @@ public final class IsolatedWorker implements Worker {
     private final ArrayDeque<Entry> inFlight = new ArrayDeque<>();
     private final ByteBuffer scratch = ByteBuffer.allocate(64);
     private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
+    /** The stream arguments being fed to the child, of the task it runs. */
+    private final ArrayDeque<StreamFeeder> feeding = new ArrayDeque<>();
+    private final org.apache.fory.memory.MemoryBuffer feedBuffer = org.apache.fory.memory.MemoryBuffer.newHeapBuffer(
+            StreamForwarder.BYTE_BUDGET + 1024);
+    private final Object[] feedBatch = new Object[StreamForwarder.MAX_BATCH];
     private ChildProcess child;
     private boolean socketEnded;
     private boolean stopSent;
@@ -161,6 +166,8 @@ public final class IsolatedWorker implements Worker {
         final Pipe<Object> output;
         /** The consumed count last sent to the child as credit (see {@link StreamForwarder}). */
         long credited;
+        /** Its stream arguments' feeders by position, once it has started; null before, or if it has none. */
+        StreamFeeder[] feeders;
         /** Written by the pump; read by a canceller, which only skips work when it sees it. */
         volatile boolean settled;
         volatile boolean timedOut;
@@ -442,6 +449,7 @@ public final class IsolatedWorker implements Worker {
             busy |= send();
             busy |= sendCancels();
             busy |= sendCredit();
+            busy |= sendFeeds();
             if (lifecycle == DRAINING && !stopSent && settled == admitted) {
                 stopSent = write(Child.STOP, 0);
                 busy = true;
@@ -454,7 +462,7 @@ public final class IsolatedWorker implements Worker {
 
     private boolean hasWork() {
         return !outbox.isEmpty() || !retry.isEmpty() || !cancelled.isEmpty() || child.shared().replies().size() > 0 || exited
-                || overtime || creditDue() != null;
+                || overtime || creditDue() != null || feedsWaiting();
     }
 
     private void idle() throws IOException {
@@ -572,6 +580,159 @@ public final class IsolatedWorker implements Worker {
         return true;
     }
 
+    /** Opens the stream arguments of the task the child now runs, and starts feeding them. */
+    private void feed(Entry entry) {
+        Object[] args = entry.execution.invocation().args();
+        StreamFeeder[] feeders = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof dev.moroutine.internal.dispatch.StreamArg) {
+                if (feeders == null) {
+                    feeders = new StreamFeeder[args.length];
+                }
+                feeders[i] = new StreamFeeder(entry.execution.binding(i), entry.seq, i, group.highWaterMark(), this::wake);
+            }
+        }
+        entry.feeders = feeders != null ? feeders : new StreamFeeder[0];
+        if (feeders == null) {
+            return;
+        }
+        for (StreamFeeder feeder : feeders) {
+            if (feeder != null) {
+                try {
+                    feeder.start(this, name);
+                    feeding.add(feeder);
+                } catch (RuntimeException cannotOpen) {
+                    entry.execution.completeExceptionally(cannotOpen);
+                    cancelled.offer(entry);
+                    return;
+                }
+            }
+        }
+    }
+
+    private boolean feedsWaiting() {
+        for (StreamFeeder feeder : feeding) {
+            if (!feeder.queue.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Moves what the feeders have queued into the request ring: items, then the end or the failure. */
+    private boolean sendFeeds() {
+        boolean sent = false;
+        for (Iterator<StreamFeeder> it = feeding.iterator(); it.hasNext(); ) {
+            StreamFeeder feeder = it.next();
+            Entry owner = inFlight.peekFirst();
+            if (feeder.ended || owner == null || owner.seq != feeder.seq || owner.settled) {
+                it.remove(); // its task was answered, failed or stopped
+                continue;
+            }
+            int n = 0;
+            Object last = null;
+            for (Object item; n < feedBatch.length && (item = feeder.queue.peek()) != null; ) {
+                if (item == StreamFeeder.END || item instanceof StreamFeeder.Failed) {
+                    last = item;
+                    break;
+                }
+                feedBatch[n++] = item;
+                feeder.queue.poll();
+            }
+            if (n > 0) {
+                int written = writeItems(feeder, n, owner);
+                java.util.Arrays.fill(feedBatch, 0, n, null);
+                if (written < 0) {
+                    it.remove();
+                    continue;
+                }
+                sent = true;
+                if (written < n) {
+                    break; // the ring is full: the rest goes back… see writeItems
+                }
+            }
+            if (last != null) {
+                boolean end = last == StreamFeeder.END;
+                byte[] failure = end ? new byte[0] : backend.codec().encodeFailure(((StreamFeeder.Failed) last).failure());
+                RingBuffer requests = child.shared().requests();
+                int at = requests.tryClaim(end ? Child.ARG_END : Child.ARG_FAILED, Long.BYTES + Integer.BYTES + failure.length);
+                if (at < 0) {
+                    break; // full: again after the replies
+                }
+                requests.buffer().putLong(at, feeder.seq);
+                requests.buffer().putInt(at + Long.BYTES, feeder.position);
+                requests.buffer().putBytes(at + Long.BYTES + Integer.BYTES, failure);
+                requests.commit(at);
+                feeder.queue.poll();
+                feeder.ended = true;
+                it.remove();
+                sent = true;
+            }
+        }
+        if (sent && child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+            socketEnded = true;
+        }
+        return sent;
+    }
+
+    /**
+     * Writes {@code n} items of {@link #feedBatch} as messages; waits for room in the ring (the
+     * child's reader frees it without waiting for anything), as the items are already taken.
+     *
+     * @return how many were written, or -1 if the task was failed (an item that cannot cross)
+     */
+    private int writeItems(StreamFeeder feeder, int n, Entry owner) {
+        RingBuffer requests = child.shared().requests();
+        int header = Long.BYTES + 2 * Integer.BYTES;
+        int most = requests.maxMsgLength() - header;
+        for (int from = 0; from < n; ) {
+            int count = n - from;
+            int encoded;
+            for (;;) {
+                feedBuffer.writerIndex(0);
+                try {
+                    encoded = backend.codec().encodeItems(feedBatch, from, count, feedBuffer, StreamForwarder.BYTE_BUDGET,
+                            owner.execution.invocation(), name);
+                } catch (IllegalArgumentException cannotCross) {
+                    owner.execution.completeExceptionally(cannotCross);
+                    cancelled.offer(owner);
+                    return -1;
+                }
+                if (feedBuffer.writerIndex() <= most) {
+                    break;
+                }
+                if (encoded == 1) {
+                    owner.execution.completeExceptionally(new IllegalArgumentException("an item of stream argument "
+                            + (feeder.position + 1) + " of " + owner.execution.invocation() + " is " + feedBuffer.writerIndex()
+                            + " bytes encoded, more than the " + most + " that isolated worker " + name + " takes in one message"));
+                    cancelled.offer(owner);
+                    return -1;
+                }
+                count = encoded - 1;
+            }
+            int length = feedBuffer.writerIndex();
+            int at;
+            while ((at = requests.tryClaim(Child.ARG_ITEMS, header + length)) < 0) {
+                if (!child.process().isAlive()) {
+                    return -1;
+                }
+                Thread.onSpinWait(); // the child's reader drains the ring without waiting on anything
+            }
+            MutableDirectBuffer buffer = requests.buffer();
+            buffer.putLong(at, feeder.seq);
+            buffer.putInt(at + Long.BYTES, feeder.position);
+            buffer.putInt(at + Long.BYTES + Integer.BYTES, encoded);
+            buffer.putBytes(at + header, feedBuffer.getHeapMemory(), 0, length);
+            requests.commit(at);
+            if (child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+                socketEnded = true;
+                return -1;
+            }
+            from += encoded;
+        }
+        return n;
+    }
+
     /** Sends a message about a task (0: none); {@code false} if the ring is full. */
     private boolean write(int type, long seq) {
         return write(type, seq, -1);
@@ -598,6 +759,9 @@ public final class IsolatedWorker implements Worker {
     /** {@code entry} is now the first unanswered task: the child runs it from about now. */
     private void started(Entry entry) {
         running = entry.execution;
+        if (entry.feeders == null) {
+            feed(entry);
+        }
         if (entry.timeoutNanos >= 0 && entry.timer == null) {
             entry.timer = DelayedActions.schedule(() -> timedOut(entry), entry.timeoutNanos);
         }
@@ -616,6 +780,15 @@ public final class IsolatedWorker implements Worker {
 
     private void onReply(int type, MutableDirectBuffer buffer, int index, int length) {
         long seq = buffer.getLong(index);
+        if (type == Child.ARG_CREDIT) {
+            Entry head = inFlight.peekFirst();
+            int position = buffer.getInt(index + Long.BYTES);
+            if (head != null && head.seq == seq && head.feeders != null && position < head.feeders.length
+                    && head.feeders[position] != null) {
+                head.feeders[position].credit(buffer.getLong(index + Long.BYTES + Integer.BYTES));
+            }
+            return;
+        }
         if (type == Child.ITEMS) {
             onItems(seq, buffer, index, length);
             return;
@@ -724,6 +897,13 @@ public final class IsolatedWorker implements Worker {
 
     private void settle(Entry entry) {
         entry.settled = true;
+        if (entry.feeders != null) {
+            for (StreamFeeder feeder : entry.feeders) {
+                if (feeder != null) {
+                    feeder.stop();
+                }
+            }
+        }
         if (entry.timer != null) {
             entry.timer.cancel(false);
         }
