@@ -69,6 +69,15 @@ public final class Targets {
                 fanOut.size() == Shapes.FAN_OUT_CONSUMERS.size() ? eight.map(e -> e / bestFanOut) : Optional.empty(), 0.9,
                 v -> num(eight.orElseThrow()) + " vs best " + num(bestFanOut) + " M items/s = "
                         + String.format(java.util.Locale.ROOT, "%.0f%%", 100 * v)));
+        Optional<Double> isolatedPingPong = median(rows, Shapes.PING_PONG, ProcessPeers.ISOLATED);
+        targets.add(atMost("11 (worker JVMs)", "isolated ping-pong median ≤ 5 µs", isolatedPingPong, 5, v -> num(v) + " µs"));
+        Optional<Double> isolatedPipelined = median(rows, Shapes.PIPELINED_64, ProcessPeers.ISOLATED);
+        targets.add(atLeast("11 (worker JVMs)", "isolated pipelined (64 in flight) ≥ 1 M noop tasks/s", isolatedPipelined, 1,
+                v -> num(v) + " M tasks/s"));
+        Optional<Double> isolatedStream = median(rows, Shapes.STREAM, ProcessPeers.ISOLATED_1024);
+        Optional<Double> isolatedStream16 = median(rows, Shapes.STREAM, ProcessPeers.ISOLATED);
+        targets.add(atLeast("11 (worker JVMs)", "stream worker JVM→caller ≥ 5 M items/s (highWaterMark 1024)", isolatedStream, 5,
+                v -> num(v) + " M items/s" + isolatedStream16.map(d -> ", " + num(d) + " at highWaterMark 16").orElse("")));
         targets.add(atMost("5 (benchmarks)", "the whole quick comparison < 5 minutes",
                 quickAndComplete ? Optional.of(took.toMillis() / 60_000.0) : Optional.empty(), 5,
                 v -> took.toMinutes() + " min " + took.toSecondsPart() + " s"));
