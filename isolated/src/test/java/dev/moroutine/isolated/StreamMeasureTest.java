@@ -9,14 +9,15 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Stream throughput from a worker JVM; not a test, so it runs only when asked:
- * {@code mvn -B -q -pl core,isolated test -Dtest=StreamMeasureTest -Dsurefire.failIfNoSpecifiedTests=false -Dmoroutine.measure=true}.
+ * {@code mvn -B -pl core,isolated test -Dtest=StreamMeasureTest -Dsurefire.failIfNoSpecifiedTests=false -Dmoroutine.measure=true}
+ * (optionally {@code -Ditems=} per stream, {@code -Dhwm=} for one high-water mark).
  */
 @EnabledIfSystemProperty(named = "moroutine.measure", matches = "true")
 class StreamMeasureTest {
 
     @Test
     void measure() {
-        for (int highWaterMark : new int[] {16, 256, 4096}) {
+        for (int highWaterMark : Integer.getInteger("hwm") != null ? new int[] {Integer.getInteger("hwm")} : new int[] {16, 1024, 4096}) {
             try (Pool pool = Isolated.workers(1, IsolatedOptions.defaults()
                     .withPoolOptions(PoolOptions.defaults().withHighWaterMark(highWaterMark)))) {
                 for (int round = 0; round < 5; round++) {

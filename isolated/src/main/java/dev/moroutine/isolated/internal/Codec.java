@@ -232,34 +232,49 @@ public final class Codec {
     }
 
     /**
-     * Appends stream items to {@code out}, each Fory-encoded, until they are all in or {@code out}
-     * holds at least {@code budget} bytes.
+     * Appends stream items to {@code out} as one Fory array (one reference table for the batch,
+     * not one per item): all {@code count} of them, or, when they take more than {@code budget}
+     * bytes, the largest leading half, quarter … that fits.
      *
      * @param items the items
      * @param from the first to encode
      * @param count how many there are from {@code from}
-     * @param out where
-     * @param budget the bytes after which to stop
+     * @param out where, at its writer index
+     * @param budget the bytes the encoded items may take, unless a single item takes more
      * @param of the stream's task, for messages
      * @param worker the worker, for messages
      * @return how many items were encoded
      * @throws IllegalArgumentException if an item's class is not registered or cannot be encoded
      */
     public int encodeItems(Object[] items, int from, int count, MemoryBuffer out, int budget, Invocation of, String worker) {
+        int start = out.writerIndex();
         return fory.execute(encoder -> {
-            int done = 0;
-            while (done < count && out.writerIndex() < budget) {
-                Object item = items[from + done];
+            for (int n = count; ; n = (n + 1) / 2) {
+                out.writerIndex(start);
                 try {
-                    encoder.serialize(out, item);
+                    encoder.serialize(out, java.util.Arrays.copyOfRange(items, from, from + n));
                 } catch (RuntimeException refused) {
-                    throw cannotCross("an item of the stream of " + of + " cannot cross back from isolated worker " + worker
-                            + ": it is a " + item.getClass().getName(), refused);
+                    Object culprit = unencodable(encoder, items, from, n);
+                    throw cannotCross("an item of the stream of " + of + " cannot cross between this JVM and isolated worker "
+                            + worker + ": it is a " + culprit.getClass().getName(), refused);
                 }
-                done++;
+                if (out.writerIndex() - start <= budget || n == 1) {
+                    return n;
+                }
             }
-            return done;
         });
+    }
+
+    /** The first item that cannot be encoded alone, for the message. */
+    private static Object unencodable(Fory encoder, Object[] items, int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            try {
+                encoder.serialize(items[i]);
+            } catch (RuntimeException refused) {
+                return items[i];
+            }
+        }
+        return items[from];
     }
 
     /** Receives decoded stream items. */
@@ -281,14 +296,17 @@ public final class Codec {
      * @param sink what receives them, in order
      */
     public void decodeItems(byte[] bytes, int offset, int count, ItemSink sink) {
-        fory.execute(decoder -> {
+        Object[] items = (Object[]) fory.execute(decoder -> {
             MemoryBuffer in = MemoryBuffer.fromByteArray(bytes);
             in.readerIndex(offset);
-            for (int i = 0; i < count; i++) {
-                sink.accept(decoder.deserialize(in));
-            }
-            return null;
+            return decoder.deserialize(in);
         });
+        if (items.length != count) {
+            throw new IllegalStateException(count + " items were sent, " + items.length + " arrived");
+        }
+        for (Object item : items) {
+            sink.accept(item);
+        }
     }
 
     /**
