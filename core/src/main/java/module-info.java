@@ -20,4 +20,6 @@ module dev.moroutine {
     exports dev.moroutine.internal.dispatch to dev.moroutine.isolated;
     exports dev.moroutine.internal.call to dev.moroutine.isolated;
     exports dev.moroutine.internal.shared to dev.moroutine.isolated;
+    // A worker JVM's streams: its pump feeds the caller's Pipe, the child forwards its producer's.
+    exports dev.moroutine.internal.stream to dev.moroutine.isolated;
 }

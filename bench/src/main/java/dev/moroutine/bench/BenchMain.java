@@ -270,7 +270,8 @@ public final class BenchMain {
                 .timeout(TimeValue.seconds(60))
                 // Set, not inherited from this JVM: a fixed heap, so that heap resizing does not show
                 // up as noise, and no warning that JMH reads field offsets through sun.misc.Unsafe.
-                .jvmArgs("-Xms1g", "-Xmx1g", "--sun-misc-unsafe-memory-access=allow")
+                .jvmArgs("-Xms1g", "-Xmx1g", "--sun-misc-unsafe-memory-access=allow",
+                        "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED") // worker JVMs' shared memory (Agrona)
                 .addProfiler(OtherCpuProfiler.class)
                 .addProfiler(SideResults.class)
                 // Bytes allocated per operation, by all threads: a cost that the time hides.

@@ -56,6 +56,8 @@ public abstract sealed class Dispatcher implements AutoCloseable {
             case FORK_JOIN_POOL -> new Executor(new ForkJoinPool(threads));
             case COMPLETABLE_FUTURE -> new SupplyAsync(new ForkJoinPool(threads));
             case VIRTUAL_THREADS -> new Executor(Executors.newVirtualThreadPerTaskExecutor());
+            case ProcessPeers.ISOLATED -> new OtherProcesses(new ProcessPeers.IsolatedDispatcher(threads));
+            case ProcessPeers.PIPE -> new OtherProcesses(new ProcessPeers.PipeDispatcher(threads));
             default -> throw new IllegalArgumentException("unknown system \"" + system + "\"");
         };
     }
@@ -162,6 +164,30 @@ public abstract sealed class Dispatcher implements AutoCloseable {
         @Override
         public void close() {
             pool.close();
+        }
+    }
+
+    /** Workers in other processes: see {@link ProcessPeers}. */
+    private static final class OtherProcesses extends Dispatcher {
+        private final ProcessPeers.Tasks tasks;
+
+        OtherProcesses(ProcessPeers.Tasks tasks) {
+            this.tasks = tasks;
+        }
+
+        @Override
+        public Future<Integer> submit() {
+            return tasks.submit();
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            return tasks.call();
+        }
+
+        @Override
+        public void close() {
+            tasks.close();
         }
     }
 }

@@ -23,6 +23,13 @@ import java.util.stream.Stream;
  */
 public final class Items {
 
+    /** Emits 0 … n-1: the producer of stream worker→caller on a worker JVM, which the caller's list does not reach. */
+    public static final StreamMo1<Integer, Integer> range = emitting((Integer n, Emitter<Integer> out) -> {
+        for (int i = 0; i < n; i++) {
+            out.emit(i);
+        }
+    });
+
     /** Emits the items of a list one by one, under backpressure: the producer of stream worker→caller. */
     public static final StreamMo1<List<Integer>, Integer> emitAll = emitting((List<Integer> items, Emitter<Integer> out) -> {
         for (Integer item : items) {

@@ -42,7 +42,9 @@ public class ParallelBenchmark {
         Dispatcher.THREAD_POOL_EXECUTOR,
         Dispatcher.FORK_JOIN_POOL,
         Dispatcher.COMPLETABLE_FUTURE,
-        Dispatcher.VIRTUAL_THREADS
+        Dispatcher.VIRTUAL_THREADS,
+        ProcessPeers.ISOLATED,
+        ProcessPeers.PIPE
     })
     public String system;
 

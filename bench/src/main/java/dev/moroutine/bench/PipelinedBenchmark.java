@@ -44,7 +44,9 @@ public class PipelinedBenchmark {
         Dispatcher.THREAD_POOL_EXECUTOR,
         Dispatcher.FORK_JOIN_POOL,
         Dispatcher.COMPLETABLE_FUTURE,
-        Dispatcher.VIRTUAL_THREADS
+        Dispatcher.VIRTUAL_THREADS,
+        ProcessPeers.ISOLATED,
+        ProcessPeers.PIPE
     })
     public String system;
 

@@ -79,7 +79,10 @@ public class StreamingBenchmark {
         Transport.MOROUTINE,
         Transport.ARRAY_BLOCKING_QUEUE,
         Transport.SUBMISSION_PUBLISHER,
-        Transport.SPSC
+        Transport.SPSC,
+        ProcessPeers.ISOLATED,
+        ProcessPeers.ISOLATED_1024,
+        ProcessPeers.PIPE
     })
     public String system;
 

@@ -82,6 +82,15 @@ public final class Targets {
         targets.add(versus(rows, Shapes.PING_PONG, Dispatcher.FORK_JOIN_POOL, 10));
         targets.add(versus(rows, Shapes.STRUCT_LOAD, "record from a volatile field", 0.5));
         targets.add(versus(rows, Shapes.STRUCT_STORE, "new record to a volatile field", 0.5));
+        Optional<Double> isolatedPingPong = median(rows, Shapes.PING_PONG, ProcessPeers.ISOLATED);
+        targets.add(atMost("11 (worker JVMs)", "isolated ping-pong median ≤ 5 µs", isolatedPingPong, 5, v -> num(v) + " µs"));
+        Optional<Double> isolatedPipelined = median(rows, Shapes.PIPELINED_64, ProcessPeers.ISOLATED);
+        targets.add(atLeast("11 (worker JVMs)", "isolated pipelined (64 in flight) ≥ 1 M noop tasks/s", isolatedPipelined, 1,
+                v -> num(v) + " M tasks/s"));
+        Optional<Double> isolatedStream = median(rows, Shapes.STREAM, ProcessPeers.ISOLATED_1024);
+        Optional<Double> isolatedStream16 = median(rows, Shapes.STREAM, ProcessPeers.ISOLATED);
+        targets.add(atLeast("11 (worker JVMs)", "stream worker JVM→caller ≥ 5 M items/s (highWaterMark 1024)", isolatedStream, 5,
+                v -> num(v) + " M items/s" + isolatedStream16.map(d -> ", " + num(d) + " at highWaterMark 16").orElse("")));
         targets.add(atMost("5 (benchmarks)", "the whole quick comparison < 5 minutes",
                 quickAndComplete ? Optional.of(took.toMillis() / 60_000.0) : Optional.empty(), 5,
                 v -> took.toMinutes() + " min " + took.toSecondsPart() + " s"));

@@ -77,6 +77,9 @@ public abstract sealed class Transport implements AutoCloseable {
             case ARRAY_BLOCKING_QUEUE -> new Blocking();
             case SUBMISSION_PUBLISHER -> new Publisher();
             case SPSC -> new Spinning();
+            case ProcessPeers.ISOLATED -> new OtherProcess(new ProcessPeers.IsolatedStreams(CAPACITY));
+            case ProcessPeers.ISOLATED_1024 -> new OtherProcess(new ProcessPeers.IsolatedStreams(1024));
+            case ProcessPeers.PIPE -> new OtherProcess(new ProcessPeers.PipeStreams());
             default -> throw new IllegalArgumentException("unknown system \"" + system + "\"");
         };
     }
@@ -403,6 +406,35 @@ public abstract sealed class Transport implements AutoCloseable {
         @Override
         public void close() {
             threads.close();
+        }
+    }
+
+    /** A worker in another process: see {@link ProcessPeers}. */
+    private static final class OtherProcess extends Transport {
+        private final ProcessPeers.Streams streams;
+
+        OtherProcess(ProcessPeers.Streams streams) {
+            this.streams = streams;
+        }
+
+        @Override
+        public long workerToCaller(List<Integer> items) throws Exception {
+            return streams.workerToCaller(items);
+        }
+
+        @Override
+        public long callerToWorker(List<Integer> items) throws Exception {
+            return streams.callerToWorker(items);
+        }
+
+        @Override
+        public long roundTrip(List<Integer> items) throws Exception {
+            return streams.roundTrip(items);
+        }
+
+        @Override
+        public void close() {
+            streams.close();
         }
     }
 }

@@ -176,6 +176,18 @@ public final class Execution<R> extends CompletableFuture<R> {
     }
 
     /**
+     * The binding of an endpoint argument, or of the function's own output (at the position after
+     * the arguments), for a backend that runs the function in another process and opens the
+     * endpoints itself.
+     *
+     * @param position the argument's position, or the arity for the output
+     * @return the binding, or null if that position is no endpoint
+     */
+    public Endpoint.Binding binding(int position) {
+        return bindings == null || position >= bindings.length ? null : bindings[position];
+    }
+
+    /**
      * Why this execution holds its worker, for messages.
      *
      * @return the task, and what its endpoints add

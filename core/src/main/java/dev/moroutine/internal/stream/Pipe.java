@@ -4,6 +4,7 @@ import dev.moroutine.TaskFailedException;
 import dev.moroutine.internal.dispatch.SpinBudget;
 import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.stream.Emitter;
+import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Spliterator;
@@ -104,6 +105,8 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
 
         private volatile int parked;
         private volatile Thread thread;
+        /** Run instead of an unpark when the producer waits elsewhere (a pump feeding from another process). */
+        private volatile Runnable waker;
 
         /** Parks the calling producer unless {@code ready} holds after announcing it. */
         void park(java.util.function.BooleanSupplier ready) {
@@ -117,13 +120,30 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
 
         void wake() {
             if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
-                LockSupport.unpark(thread);
+                Runnable remote = waker;
+                if (remote != null) {
+                    remote.run();
+                } else {
+                    LockSupport.unpark(thread);
+                }
             }
+        }
+
+        /** A producer that does not park here announces it waits: the next consumption runs {@code action}. */
+        void arm(Runnable action) {
+            waker = action;
+            parked = 1;
         }
     }
 
     private final SpscAtomicArrayQueue<Object> queue;
     private final int highWaterMark;
+    /**
+     * The consumer forwards its items to a consumer in another process, which acknowledges them
+     * ({@link #acknowledge}): its own takes do not make room, so the producer's lead is counted
+     * against the remote consumer.
+     */
+    private final boolean forwarding;
     private final ProducerWait producerWait;
     private final String description;
 
@@ -149,6 +169,11 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     private final SpinBudget consumerSpin = new SpinBudget(SPIN_NANOS);
 
     Pipe(int highWaterMark, ProducerWait producerWait, String description) {
+        this(highWaterMark, producerWait, description, false);
+    }
+
+    private Pipe(int highWaterMark, ProducerWait producerWait, String description, boolean forwarding) {
+        this.forwarding = forwarding;
         this.highWaterMark = highWaterMark;
         this.queue = new SpscAtomicArrayQueue<>(Math.max(2, highWaterMark));
         this.producerWait = producerWait;
@@ -157,6 +182,81 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
 
     Pipe(int highWaterMark, String description) {
         this(highWaterMark, new ProducerWait(), description);
+    }
+
+    /**
+     * A pipe whose consumer forwards the items to another process (a worker JVM's output): room is
+     * made by {@link #acknowledge}, when the consumer over there has taken them, so the producer
+     * stays at most {@code highWaterMark} items ahead of that consumer.
+     *
+     * @param highWaterMark the most items emitted and not acknowledged
+     * @param description for messages
+     * @return the pipe
+     */
+    public static Pipe<Object> forwarding(int highWaterMark, String description) {
+        return new Pipe<>(highWaterMark, new ProducerWait(), description, true);
+    }
+
+    /**
+     * A pipe fed from another process (a worker JVM's stream argument, fed by its reader thread).
+     *
+     * @param highWaterMark the most items emitted and not taken
+     * @param description for messages
+     * @return the pipe
+     */
+    public static Pipe<Object> of(int highWaterMark, String description) {
+        return new Pipe<>(highWaterMark, description);
+    }
+
+    /**
+     * The consumer's end of this pipe, as a function receives a stream.
+     *
+     * @return the live stream; closing it cancels the pipe
+     */
+    public LiveStream<Object> consumerEnd() {
+        return new LiveStreamImpl<>(this, description);
+    }
+
+    /**
+     * The remote consumer of a {@link #forwarding} pipe has taken {@code count} items in all.
+     *
+     * @param count the total taken, never less than before
+     */
+    public void acknowledge(long count) {
+        if (count > (long) CONSUMED.getAcquire(this)) {
+            CONSUMED.setVolatile(this, count); // StoreLoad against the read of parked in wake()
+            producerWait.wake();
+        }
+    }
+
+    /**
+     * The stream's high-water mark.
+     *
+     * @return the most items the producer may be ahead
+     */
+    public int highWaterMark() {
+        return highWaterMark;
+    }
+
+    /**
+     * How many items the consumer has taken, for a producer in another process that is given room
+     * as they are taken.
+     *
+     * @return the count
+     */
+    public long consumedCount() {
+        return (long) CONSUMED.getAcquire(this);
+    }
+
+    /**
+     * For a producer that feeds this pipe from another process and never blocks in {@link #emit}:
+     * the consumer's next take (or the end of the pipe) runs {@code waker}, once. Arm, then look at
+     * {@link #consumedCount()} again: one of the two sees the other.
+     *
+     * @param waker what wakes the producer's thread
+     */
+    public void wakeOnConsumption(Runnable waker) {
+        producerWait.arm(waker);
     }
 
     /** Records where the stream was opened (see {@link Streams#openingSite()}); call before the producer is dispatched. */
@@ -230,8 +330,12 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         return state == CANCELLED;
     }
 
-    /** Whether an emit would not block now (for a distributor choosing among pipes). */
-    boolean hasRoom() {
+    /**
+     * Whether an emit would not block now (for a distributor choosing among pipes, or a feeder that must not block).
+     *
+     * @return whether there is room
+     */
+    public boolean hasRoom() {
         return emitted - (long) CONSUMED.getAcquire(this) < highWaterMark;
     }
 
@@ -260,8 +364,12 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         }
     }
 
-    /** The producer failed (or was stopped): the consumer gets the items so far, then this. */
-    void fail(Throwable cause) {
+    /**
+     * The producer failed (or was stopped): the consumer gets the items so far, then this.
+     *
+     * @param cause the failure
+     */
+    public void fail(Throwable cause) {
         if (STATE.compareAndSet(this, OPEN, FAILING)) { // only the winner records a failure
             failure = cause;
             state = DONE;
@@ -333,8 +441,41 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                 return END;
             }
         }
-        CONSUMED.setVolatile(this, ++consumedLocal); // StoreLoad against the read of parked in wake()
-        producerWait.wake();
+        taken();
+        return item;
+    }
+
+    private void taken() {
+        consumedLocal++;
+        if (!forwarding) {
+            CONSUMED.setVolatile(this, consumedLocal); // StoreLoad against the read of parked in wake()
+            producerWait.wake();
+        }
+    }
+
+    /**
+     * Like {@link #next()}, with null for the end.
+     *
+     * @return the item, or null at the end
+     */
+    public Object nextOrNull() {
+        Object item = next();
+        return item == END ? null : item;
+    }
+
+    /**
+     * Takes an item already queued, without waiting (a forwarder filling a batch after {@link #next()}).
+     *
+     * @return the item, or null if none is queued now
+     */
+    public Object poll() {
+        if (ended || state == CANCELLED) {
+            return null;
+        }
+        Object item = queue.poll();
+        if (item != null) {
+            taken();
+        }
         return item;
     }
 

@@ -4,6 +4,7 @@ import dev.moroutine.internal.call.Definition;
 import dev.moroutine.internal.dispatch.Execution;
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.SpinBudget;
+import dev.moroutine.internal.dispatch.StreamArg;
 import dev.moroutine.internal.dispatch.ThreadWorker;
 import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.internal.dispatch.WorkerGroup;
@@ -53,12 +54,29 @@ public final class Child implements Codec.Calls {
     static final int TERMINATE = 3;
     /** Request: cancel one task (its future was cancelled in the parent), interrupting it if it runs. */
     static final int CANCEL = 4;
+    /** Request: run a streaming task. Its payload is the sequence number, the stream's high-water mark (int32), then the encoded invocation. */
+    static final int RUN_STREAM = 5;
+    /**
+     * Request: the caller's consumer of a stream has taken this many items in all (int64, after the
+     * sequence number): see {@link StreamForwarder}.
+     */
+    static final int CREDIT = 6;
+    /** Request: items of a stream argument: the sequence number, the argument's position (int32), their count (int32), then each encoded. */
+    static final int ARG_ITEMS = 7;
+    /** Request: a stream argument has ended: the sequence number, the position (int32). */
+    static final int ARG_END = 8;
+    /** Request: a stream argument has failed: the sequence number, the position (int32), then the encoded failure. */
+    static final int ARG_FAILED = 9;
     /** Reply: the task's result. Each reply's payload is the sequence number, then its own. */
     static final int RESULT = 1;
     /** Reply: the task's failure, a {@link RemoteFailure}. */
     static final int FAILURE = 2;
     /** Reply: the task was cancelled here (the JVM is stopping); the payload is the reason, in UTF-8. */
     static final int CANCELLED = 3;
+    /** Reply: items of a streaming task, in order: the sequence number, their count (int32), then each Fory-encoded. */
+    static final int ITEMS = 4;
+    /** Reply: the function has taken this many items of a stream argument: the sequence number, the position (int32), the count (int64). */
+    static final int ARG_CREDIT = 5;
 
     /** The system property that names the parent's directory of shared-memory files, which this JVM deletes if the parent dies. */
     public static final String SHARED_DIRECTORY = "moroutine.isolated.sharedDirectory";
@@ -81,6 +99,13 @@ public final class Child implements Codec.Calls {
     private final Map<Long, Invocation> taskArgs = new HashMap<>();
     /** The tasks not answered yet, by sequence number: added by the reader, removed by whoever completes them. */
     private final Map<Long, Execution<Object>> unanswered = new ConcurrentHashMap<>();
+    /** The streaming tasks not answered yet, by sequence number: their forwarders. */
+    private final Map<Long, StreamForwarder> streams = new ConcurrentHashMap<>();
+    /** The stream arguments of the tasks not answered yet, by sequence number, then position. */
+    private final Map<Long, Map<Integer, InboundStream>> inbound = new ConcurrentHashMap<>();
+    /** The reader's: the task being decoded. */
+    private long decoding;
+    private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
     private int stop;
 
     private Child(String name, Codec codec, SharedFile shared, SocketChannel socket, ThreadWorker worker) {
@@ -213,22 +238,46 @@ public final class Child implements Codec.Calls {
             }
             return;
         }
-        if (type != RUN) {
+        if (type == CREDIT) {
+            StreamForwarder stream = streams.get(seq);
+            if (stream != null) {
+                stream.credit(buffer.getLong(index + Long.BYTES));
+            }
+            return;
+        }
+        if (type == ARG_ITEMS || type == ARG_END || type == ARG_FAILED) {
+            onArgument(type, seq, buffer, index, length);
+            return;
+        }
+        if (type != RUN && type != RUN_STREAM) {
             stop = type;
             return;
         }
-        byte[] request = new byte[length - Long.BYTES];
-        buffer.getBytes(index + Long.BYTES, request);
+        int header = type == RUN_STREAM ? Long.BYTES + Integer.BYTES : Long.BYTES;
+        byte[] request = new byte[length - header];
+        buffer.getBytes(index + header, request);
         Invocation invocation;
         try {
+            decoding = seq;
             invocation = codec.decodeInvocation(request, this);
         } catch (RuntimeException | LinkageError undecodable) {
+            inbound.remove(seq);
             reply(seq, FAILURE, codec.encodeFailure(undecodable));
             return;
         }
-        Execution<Object> execution = new Execution<>(invocation, null);
-        unanswered.put(seq, execution);
-        execution.whenComplete((value, failure) -> answer(seq, execution, value, failure));
+        Execution<Object> execution;
+        if (type == RUN_STREAM) {
+            StreamForwarder stream = new StreamForwarder(this, seq, buffer.getInt(index + Long.BYTES), "stream of " + invocation);
+            execution = new Execution<>(invocation, stream);
+            streams.put(seq, stream);
+            unanswered.put(seq, execution);
+            stream.start(execution); // answers once the stream has ended and the execution completed
+        } else {
+            execution = new Execution<>(invocation, null);
+            unanswered.put(seq, execution);
+            Execution<Object> valueTask = execution;
+            execution.whenComplete((value, failure) -> answer(seq, valueTask, value, failure));
+        }
         try {
             worker.dispatch(execution);
         } catch (RuntimeException refused) {
@@ -242,13 +291,70 @@ public final class Child implements Codec.Calls {
     }
 
     @Override
+    public Object stream(int position) {
+        InboundStream stream = new InboundStream(this, decoding, position, worker.group().highWaterMark(),
+                "stream argument " + (position + 1) + " of a task on " + name);
+        inbound.computeIfAbsent(decoding, seq -> new HashMap<>()).put(position, stream);
+        return new StreamArg(stream);
+    }
+
+    /** Items, the end or the failure of a stream argument, on the reader. */
+    private void onArgument(int type, long seq, MutableDirectBuffer buffer, int index, int length) {
+        Map<Integer, InboundStream> streamsOfTask = inbound.get(seq);
+        InboundStream stream = streamsOfTask == null ? null : streamsOfTask.get(buffer.getInt(index + Long.BYTES));
+        if (stream == null) {
+            return; // the task was answered: its arguments are closed
+        }
+        int header = Long.BYTES + Integer.BYTES;
+        switch (type) {
+            case ARG_ITEMS -> {
+                int count = buffer.getInt(index + header);
+                int bytes = length - header - Integer.BYTES;
+                if (itemBytes.length < bytes) {
+                    itemBytes = new byte[Math.max(bytes, 2 * itemBytes.length)];
+                }
+                buffer.getBytes(index + header + Integer.BYTES, itemBytes, 0, bytes);
+                try {
+                    codec.decodeItems(itemBytes, 0, count, stream::emit);
+                } catch (RuntimeException undecodable) {
+                    stream.fail(undecodable);
+                }
+                stream.arm();
+            }
+            case ARG_END -> stream.finish();
+            default -> {
+                byte[] failure = new byte[length - header];
+                buffer.getBytes(index + header, failure);
+                stream.fail(codec.decodeFailure(failure));
+            }
+        }
+    }
+
+    /** On the function's thread: it has taken {@code count} items of a stream argument. */
+    void credit(long seq, int position, long count) {
+        RingBuffer replies = shared.replies();
+        int length = Long.BYTES + Integer.BYTES + Long.BYTES;
+        int at;
+        while ((at = replies.tryClaim(ARG_CREDIT, length)) < 0) {
+            Thread.yield();
+        }
+        replies.buffer().putLong(at, seq);
+        replies.buffer().putInt(at + Long.BYTES, position);
+        replies.buffer().putLong(at + Long.BYTES + Integer.BYTES, count);
+        replies.commit(at);
+        ringParent();
+    }
+
+    @Override
     public Invocation taskArg(long key, Invocation decoded) {
         return taskArgs.computeIfAbsent(key, first -> decoded);
     }
 
-    /** On the thread that completed the task: the worker's, but for a refusal or a cancellation. */
-    private void answer(long seq, Execution<Object> execution, Object value, Throwable failure) {
+    /** On the thread that completed the task: the worker's, but for a refusal or a cancellation; a stream's forwarder. */
+    void answer(long seq, Execution<Object> execution, Object value, Throwable failure) {
         unanswered.remove(seq);
+        streams.remove(seq);
+        inbound.remove(seq);
         if (failure == null) {
             byte[] encoded;
             try {
@@ -282,8 +388,25 @@ public final class Child implements Codec.Calls {
         replies.buffer().putLong(at, seq);
         replies.buffer().putBytes(at + Long.BYTES, payload);
         replies.commit(at);
+        ringParent();
+    }
+
+    /** After a reply: wakes the parent's pump if it sleeps. */
+    void ringParent() {
         if (shared.mustRing(SharedFile.Side.PARENT) && !Doorbell.ring(socket)) {
             parentGone();
         }
+    }
+
+    RingBuffer replies() {
+        return shared.replies();
+    }
+
+    Codec codec() {
+        return codec;
+    }
+
+    String name() {
+        return name;
     }
 }

@@ -40,6 +40,7 @@ import org.apache.fory.memory.MemoryBuffer;
  * per argument            VALUE (byte), then the Fory-encoded value
  *                         or TASK_ARG (byte), its key (int64, see {@link Invocation#key()}), then its invocation
  *                         or SHARED (byte), then where the value lives (see {@link SharedCrossing})
+ *                         or STREAM (byte): a stream or channel argument, whose items follow as the task runs
  * </pre>
  * A task-arg is always sent whole: the receiver resolves it once per key and uses the invocation it
  * made first ever after, so that its task-arg cache, which is keyed by identity, hits.
@@ -52,6 +53,7 @@ public final class Codec {
     private static final byte VALUE = 0;
     private static final byte TASK_ARG = 1;
     private static final byte SHARED = 2;
+    private static final byte STREAM = 3;
     private static final Pattern UNREGISTERED = Pattern.compile("[Cc]lass (\\S+) is not registered");
 
     private final ThreadSafeFory fory;
@@ -97,6 +99,16 @@ public final class Codec {
          * @return the invocation to use
          */
         Invocation taskArg(long key, Invocation decoded);
+
+        /**
+         * A stream argument, fed by the sender as the task runs.
+         *
+         * @param position the argument's position
+         * @return what stands for it in the invocation (a {@link StreamArg})
+         */
+        default Object stream(int position) {
+            throw new UnsupportedOperationException("stream arguments do not cross here");
+        }
     }
 
     /**
@@ -107,19 +119,25 @@ public final class Codec {
      * @return the bytes
      * @throws IllegalArgumentException if an argument's class is not registered or cannot be encoded, or
      *     it is a shared value that lives outside the files worker JVMs map ({@link SharedCrossing})
-     * @throws UnsupportedOperationException if the task streams, or an argument is a stream, a
-     *     channel or a signal, which do not cross yet
+     * @throws UnsupportedOperationException if an argument is a signal, or a task-arg's argument is a
+     *     stream or a channel, which do not cross yet
      */
     public byte[] encodeInvocation(Invocation invocation, String destination) {
-        if (invocation instanceof Call<?> call && streams(call.moroutine())) {
-            throw new UnsupportedOperationException(invocation + " is a streaming moroutine, whose stream cannot come back"
-                    + " from isolated worker " + destination + " yet; run it on a pool of threads (Moroutine.workers)");
-        }
         return fory.execute(encoder -> {
             MemoryBuffer out = MemoryBuffer.newHeapBuffer(64);
-            write(encoder, out, invocation, String.valueOf(invocation), destination);
+            write(encoder, out, invocation, String.valueOf(invocation), destination, true);
             return out.getBytes(0, out.writerIndex());
         });
+    }
+
+    /**
+     * Whether a task is a call of a streaming moroutine, whose function writes to an output stream.
+     *
+     * @param invocation the task
+     * @return whether it streams
+     */
+    public static boolean streams(Invocation invocation) {
+        return invocation instanceof Call<?> call && streams(call.moroutine());
     }
 
     private static boolean streams(Mo moroutine) {
@@ -127,7 +145,8 @@ public final class Codec {
                 || moroutine instanceof StreamMo3<?, ?, ?, ?> || moroutine instanceof StreamMo4<?, ?, ?, ?, ?>;
     }
 
-    private static void write(Fory encoder, MemoryBuffer out, Invocation invocation, String where, String destination) {
+    private static void write(Fory encoder, MemoryBuffer out, Invocation invocation, String where, String destination,
+            boolean task) {
         encoder.serialize(out, invocation.id());
         Object[] args = invocation.args();
         out.writeInt32(args.length);
@@ -137,7 +156,11 @@ public final class Codec {
             if (arg instanceof TaskArg taskArg) {
                 out.writeByte(TASK_ARG);
                 out.writeInt64(taskArg.task().key());
-                write(encoder, out, taskArg.task(), "task-arg " + taskArg.task() + " (" + argument + ")", destination);
+                write(encoder, out, taskArg.task(), "task-arg " + taskArg.task() + " (" + argument + ")", destination, false);
+                continue;
+            }
+            if (arg instanceof StreamArg && task) { // its items follow as the task runs (see StreamFeeder)
+                out.writeByte(STREAM);
                 continue;
             }
             if (arg instanceof SharedValue value) {
@@ -157,7 +180,7 @@ public final class Codec {
     }
 
     private static void refuseUnsupported(Object arg, String argument, String destination) {
-        String what = arg instanceof StreamArg stream ? "a stream (" + stream.endpoint() + ")"
+        String what = arg instanceof StreamArg stream ? "a stream (" + stream.endpoint() + ") given to a task-arg"
                 : arg instanceof Signal ? "a Signal"
                 : null;
         if (what != null) {
@@ -209,11 +232,91 @@ public final class Codec {
                 args[i] = new TaskArg(calls.taskArg(key, read(decoder, in, calls)));
             } else if (kind == SHARED) {
                 args[i] = SharedCrossing.read(decoder, in);
+            } else if (kind == STREAM) {
+                args[i] = calls.stream(i);
             } else {
                 args[i] = decoder.deserialize(in);
             }
         }
         return calls.call(id, args);
+    }
+
+    /**
+     * Appends stream items to {@code out} as one Fory array (one reference table for the batch,
+     * not one per item): all {@code count} of them, or, when they take more than {@code budget}
+     * bytes, the largest leading half, quarter … that fits.
+     *
+     * @param items the items
+     * @param from the first to encode
+     * @param count how many there are from {@code from}
+     * @param out where, at its writer index
+     * @param budget the bytes the encoded items may take, unless a single item takes more
+     * @param of the stream's task, for messages
+     * @param worker the worker, for messages
+     * @return how many items were encoded
+     * @throws IllegalArgumentException if an item's class is not registered or cannot be encoded
+     */
+    public int encodeItems(Object[] items, int from, int count, MemoryBuffer out, int budget, Invocation of, String worker) {
+        int start = out.writerIndex();
+        return fory.execute(encoder -> {
+            for (int n = count; ; n = (n + 1) / 2) {
+                out.writerIndex(start);
+                try {
+                    encoder.serialize(out, java.util.Arrays.copyOfRange(items, from, from + n));
+                } catch (RuntimeException refused) {
+                    Object culprit = unencodable(encoder, items, from, n);
+                    throw cannotCross("an item of the stream of " + of + " cannot cross between this JVM and isolated worker "
+                            + worker + ": it is a " + culprit.getClass().getName(), refused);
+                }
+                if (out.writerIndex() - start <= budget || n == 1) {
+                    return n;
+                }
+            }
+        });
+    }
+
+    /** The first item that cannot be encoded alone, for the message. */
+    private static Object unencodable(Fory encoder, Object[] items, int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            try {
+                encoder.serialize(items[i]);
+            } catch (RuntimeException refused) {
+                return items[i];
+            }
+        }
+        return items[from];
+    }
+
+    /** Receives decoded stream items. */
+    public interface ItemSink {
+        /**
+         * One item.
+         *
+         * @param item the item
+         */
+        void accept(Object item);
+    }
+
+    /**
+     * Decodes {@code count} items encoded by {@link #encodeItems}.
+     *
+     * @param bytes the bytes
+     * @param offset where they start
+     * @param count how many items
+     * @param sink what receives them, in order
+     */
+    public void decodeItems(byte[] bytes, int offset, int count, ItemSink sink) {
+        Object[] items = (Object[]) fory.execute(decoder -> {
+            MemoryBuffer in = MemoryBuffer.fromByteArray(bytes);
+            in.readerIndex(offset);
+            return decoder.deserialize(in);
+        });
+        if (items.length != count) {
+            throw new IllegalStateException(count + " items were sent, " + items.length + " arrived");
+        }
+        for (Object item : items) {
+            sink.accept(item);
+        }
     }
 
     /**

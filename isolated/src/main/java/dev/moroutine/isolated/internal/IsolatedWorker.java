@@ -7,6 +7,7 @@ import dev.moroutine.internal.dispatch.SpinBudget;
 import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.internal.dispatch.WorkerGroup;
+import dev.moroutine.internal.stream.Pipe;
 import dev.moroutine.internal.shared.DelayedActions;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -142,6 +143,12 @@ public final class IsolatedWorker implements Worker {
     private final ArrayDeque<Entry> retry = new ArrayDeque<>();
     private final ArrayDeque<Entry> inFlight = new ArrayDeque<>();
     private final ByteBuffer scratch = ByteBuffer.allocate(64);
+    private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
+    /** The stream arguments being fed to the child, of the task it runs. */
+    private final ArrayDeque<StreamFeeder> feeding = new ArrayDeque<>();
+    private final org.apache.fory.memory.MemoryBuffer feedBuffer = org.apache.fory.memory.MemoryBuffer.newHeapBuffer(
+            StreamForwarder.BYTE_BUDGET + 1024);
+    private final Object[] feedBatch = new Object[StreamForwarder.MAX_BATCH];
     private ChildProcess child;
     /** A JVM started to take over from {@code child}, which is retiring (see {@link Retirement}); else null. */
     private ChildProcess successor;
@@ -165,14 +172,21 @@ public final class IsolatedWorker implements Worker {
         ScheduledFuture<?> timer;
         /** The pump asked the child to cancel it: the task after it may have started before its answer was written. */
         boolean cancelSent;
+        /** A streaming task's output: the caller's end, which the pump feeds; null for a value task. */
+        final Pipe<Object> output;
+        /** The consumed count last sent to the child as credit (see {@link StreamForwarder}). */
+        long credited;
+        /** Its stream arguments' feeders by position, once it has started; null before, or if it has none. */
+        StreamFeeder[] feeders;
         /** Written by the pump; read by a canceller, which only skips work when it sees it. */
         volatile boolean settled;
         volatile boolean timedOut;
 
-        Entry(Execution<?> execution, byte[] request, long timeoutNanos) {
+        Entry(Execution<?> execution, byte[] request, long timeoutNanos, Pipe<Object> output) {
             this.execution = execution;
             this.request = request;
             this.timeoutNanos = timeoutNanos;
+            this.output = output;
         }
     }
 
@@ -216,7 +230,7 @@ public final class IsolatedWorker implements Worker {
             throw new RejectedExecutionException(stopReason + ", so " + name + " cannot run " + invocation);
         }
         execution.admitted();
-        Entry entry = new Entry(execution, request, timeoutNanos(invocation));
+        Entry entry = new Entry(execution, request, timeoutNanos(invocation), output(execution));
         execution.whenComplete((ignored, failure) -> {
             if (failure instanceof CancellationException && !entry.settled) { // not the pump's own cancelling
                 cancelled.offer(entry);
@@ -225,6 +239,16 @@ public final class IsolatedWorker implements Worker {
         });
         outbox.offer(entry);
         wake();
+    }
+
+    /** A streaming task's output, opened here for the pump to feed: the function runs in the child. */
+    @SuppressWarnings("unchecked") // a streaming call's output binding opens its Pipe
+    private Pipe<Object> output(Execution<?> execution) {
+        Invocation invocation = execution.invocation();
+        if (!Codec.streams(invocation)) {
+            return null;
+        }
+        return (Pipe<Object>) execution.binding(invocation.args().length).open(this);
     }
 
     private void wake() {
@@ -456,6 +480,8 @@ public final class IsolatedWorker implements Worker {
             busy |= send();
             busy |= retire();
             busy |= sendCancels();
+            busy |= sendCredit();
+            busy |= sendFeeds();
             if (lifecycle == DRAINING && !stopSent && settled == admitted) {
                 stopSent = write(Child.STOP, 0);
                 busy = true;
@@ -468,7 +494,7 @@ public final class IsolatedWorker implements Worker {
 
     private boolean hasWork() {
         return (!outbox.isEmpty() || !retry.isEmpty()) && sentToChild < taskLimit || idleExpired() || !cancelled.isEmpty()
-                || child.shared().replies().size() > 0 || exited || overtime;
+                || child.shared().replies().size() > 0 || exited || overtime || creditDue() != null || feedsWaiting();
     }
 
     private void idle() throws IOException {
@@ -484,6 +510,10 @@ public final class IsolatedWorker implements Worker {
         SharedFile shared = child.shared();
         parked = 1;
         shared.park(SharedFile.Side.PARENT);
+        Entry head = inFlight.peekFirst();
+        if (head != null && head.output != null) {
+            head.output.wakeOnConsumption(this::wake); // its consumer's next take may owe the child credit
+        }
         if (hasWork()) {
             parked = 0;
             shared.unpark(SharedFile.Side.PARENT);
@@ -518,15 +548,20 @@ public final class IsolatedWorker implements Worker {
                 settle(entry);
                 continue;
             }
-            int at = requests.tryClaim(Child.RUN, Long.BYTES + entry.request.length);
+            int header = entry.output == null ? Long.BYTES : Long.BYTES + Integer.BYTES;
+            int at = requests.tryClaim(entry.output == null ? Child.RUN : Child.RUN_STREAM, header + entry.request.length);
             if (at < 0) {
                 retry.addFirst(entry); // the ring is full: the child is busy; replies make room
                 break;
             }
             entry.seq = ++nextSeq;
+            entry.credited = 0;
             MutableDirectBuffer buffer = requests.buffer();
             buffer.putLong(at, entry.seq);
-            buffer.putBytes(at + Long.BYTES, entry.request);
+            if (entry.output != null) {
+                buffer.putInt(at + Long.BYTES, entry.output.highWaterMark());
+            }
+            buffer.putBytes(at + header, entry.request);
             requests.commit(at);
             sentToChild++;
             idleSince = 0;
@@ -592,7 +627,7 @@ public final class IsolatedWorker implements Worker {
             return false; // the retiring JVM finishes the tasks it was sent
         }
         ChildProcess retired = child;
-        write(retired, Child.STOP, 0);
+        write(retired, Child.STOP, 0, -1);
         retired.socket().keyFor(selector).cancel(); // its end must not wake the pump
         child = successor;
         successor = null;
@@ -626,18 +661,206 @@ public final class IsolatedWorker implements Worker {
         return sent;
     }
 
-    /** Sends a message about a task (0: none); {@code false} if the ring is full. */
-    private boolean write(int type, long seq) {
-        return write(child, type, seq);
+    /**
+     * The running streaming task whose consumer has taken enough since its last credit that the
+     * child should hear of it: a quarter of the high-water mark, so the producer, held at the mark,
+     * goes on well before the consumer runs dry.
+     */
+    private Entry creditDue() {
+        Entry head = inFlight.peekFirst();
+        if (head == null || head.output == null || head.execution.isDone()) {
+            return null;
+        }
+        long step = Math.max(1, head.output.highWaterMark() / 4);
+        return head.output.consumedCount() - head.credited >= step ? head : null;
     }
 
-    private boolean write(ChildProcess target, int type, long seq) {
+    private boolean sendCredit() {
+        Entry entry = creditDue();
+        if (entry == null) {
+            return false;
+        }
+        long consumed = entry.output.consumedCount();
+        if (!write(Child.CREDIT, entry.seq, consumed)) {
+            return false; // the ring is full: again after the replies
+        }
+        entry.credited = consumed;
+        return true;
+    }
+
+    /** Opens the stream arguments of the task the child now runs, and starts feeding them. */
+    private void feed(Entry entry) {
+        Object[] args = entry.execution.invocation().args();
+        StreamFeeder[] feeders = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof dev.moroutine.internal.dispatch.StreamArg) {
+                if (feeders == null) {
+                    feeders = new StreamFeeder[args.length];
+                }
+                feeders[i] = new StreamFeeder(entry.execution.binding(i), entry.seq, i, group.highWaterMark(), this::wake);
+            }
+        }
+        entry.feeders = feeders != null ? feeders : new StreamFeeder[0];
+        if (feeders == null) {
+            return;
+        }
+        for (StreamFeeder feeder : feeders) {
+            if (feeder != null) {
+                try {
+                    feeder.start(this, name);
+                    feeding.add(feeder);
+                } catch (RuntimeException cannotOpen) {
+                    entry.execution.completeExceptionally(cannotOpen);
+                    cancelled.offer(entry);
+                    return;
+                }
+            }
+        }
+    }
+
+    private boolean feedsWaiting() {
+        for (StreamFeeder feeder : feeding) {
+            if (!feeder.queue.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Moves what the feeders have queued into the request ring: items, then the end or the failure. */
+    private boolean sendFeeds() {
+        boolean sent = false;
+        for (Iterator<StreamFeeder> it = feeding.iterator(); it.hasNext(); ) {
+            StreamFeeder feeder = it.next();
+            Entry owner = inFlight.peekFirst();
+            if (feeder.ended || owner == null || owner.seq != feeder.seq || owner.settled) {
+                it.remove(); // its task was answered, failed or stopped
+                continue;
+            }
+            int n = 0;
+            Object last = null;
+            for (Object item; n < feedBatch.length && (item = feeder.queue.peek()) != null; ) {
+                if (item == StreamFeeder.END || item instanceof StreamFeeder.Failed) {
+                    last = item;
+                    break;
+                }
+                feedBatch[n++] = item;
+                feeder.queue.poll();
+            }
+            if (n > 0) {
+                int written = writeItems(feeder, n, owner);
+                java.util.Arrays.fill(feedBatch, 0, n, null);
+                if (written < 0) {
+                    it.remove();
+                    continue;
+                }
+                sent = true;
+                if (written < n) {
+                    break; // the ring is full: the rest goes back… see writeItems
+                }
+            }
+            if (last != null) {
+                boolean end = last == StreamFeeder.END;
+                byte[] failure = end ? new byte[0] : backend.codec().encodeFailure(((StreamFeeder.Failed) last).failure());
+                RingBuffer requests = child.shared().requests();
+                int at = requests.tryClaim(end ? Child.ARG_END : Child.ARG_FAILED, Long.BYTES + Integer.BYTES + failure.length);
+                if (at < 0) {
+                    break; // full: again after the replies
+                }
+                requests.buffer().putLong(at, feeder.seq);
+                requests.buffer().putInt(at + Long.BYTES, feeder.position);
+                requests.buffer().putBytes(at + Long.BYTES + Integer.BYTES, failure);
+                requests.commit(at);
+                feeder.queue.poll();
+                feeder.ended = true;
+                it.remove();
+                sent = true;
+            }
+        }
+        if (sent && child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+            socketEnded = true;
+        }
+        return sent;
+    }
+
+    /**
+     * Writes {@code n} items of {@link #feedBatch} as messages; waits for room in the ring (the
+     * child's reader frees it without waiting for anything), as the items are already taken.
+     *
+     * @return how many were written, or -1 if the task was failed (an item that cannot cross)
+     */
+    private int writeItems(StreamFeeder feeder, int n, Entry owner) {
+        RingBuffer requests = child.shared().requests();
+        int header = Long.BYTES + 2 * Integer.BYTES;
+        int most = requests.maxMsgLength() - header;
+        for (int from = 0; from < n; ) {
+            int count = n - from;
+            int encoded;
+            for (;;) {
+                feedBuffer.writerIndex(0);
+                try {
+                    encoded = backend.codec().encodeItems(feedBatch, from, count, feedBuffer, StreamForwarder.BYTE_BUDGET,
+                            owner.execution.invocation(), name);
+                } catch (IllegalArgumentException cannotCross) {
+                    owner.execution.completeExceptionally(cannotCross);
+                    cancelled.offer(owner);
+                    return -1;
+                }
+                if (feedBuffer.writerIndex() <= most) {
+                    break;
+                }
+                if (encoded == 1) {
+                    owner.execution.completeExceptionally(new IllegalArgumentException("an item of stream argument "
+                            + (feeder.position + 1) + " of " + owner.execution.invocation() + " is " + feedBuffer.writerIndex()
+                            + " bytes encoded, more than the " + most + " that isolated worker " + name + " takes in one message"));
+                    cancelled.offer(owner);
+                    return -1;
+                }
+                count = encoded - 1;
+            }
+            int length = feedBuffer.writerIndex();
+            int at;
+            while ((at = requests.tryClaim(Child.ARG_ITEMS, header + length)) < 0) {
+                if (!child.process().isAlive()) {
+                    return -1;
+                }
+                Thread.onSpinWait(); // the child's reader drains the ring without waiting on anything
+            }
+            MutableDirectBuffer buffer = requests.buffer();
+            buffer.putLong(at, feeder.seq);
+            buffer.putInt(at + Long.BYTES, feeder.position);
+            buffer.putInt(at + Long.BYTES + Integer.BYTES, encoded);
+            buffer.putBytes(at + header, feedBuffer.getHeapMemory(), 0, length);
+            requests.commit(at);
+            if (child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+                socketEnded = true;
+                return -1;
+            }
+            from += encoded;
+        }
+        return n;
+    }
+
+    /** Sends a message about a task (0: none); {@code false} if the ring is full. */
+    private boolean write(int type, long seq) {
+        return write(child, type, seq, -1);
+    }
+
+    /** Sends a message about a task, with a number unless it is -1; {@code false} if the ring is full. */
+    private boolean write(int type, long seq, long number) {
+        return write(child, type, seq, number);
+    }
+
+    private boolean write(ChildProcess target, int type, long seq, long number) {
         RingBuffer requests = target.shared().requests();
-        int at = requests.tryClaim(type, Long.BYTES);
+        int at = requests.tryClaim(type, number < 0 ? Long.BYTES : 2 * Long.BYTES);
         if (at < 0) {
             return false;
         }
         requests.buffer().putLong(at, seq);
+        if (number >= 0) {
+            requests.buffer().putLong(at + Long.BYTES, number);
+        }
         requests.commit(at);
         if (target.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(target.socket())) {
             socketEnded = true;
@@ -648,6 +871,9 @@ public final class IsolatedWorker implements Worker {
     /** {@code entry} is now the first unanswered task: the child runs it from about now. */
     private void started(Entry entry) {
         running = entry.execution;
+        if (entry.feeders == null) {
+            feed(entry);
+        }
         if (entry.timeoutNanos >= 0 && entry.timer == null) {
             entry.timer = DelayedActions.schedule(() -> timedOut(entry), entry.timeoutNanos);
         }
@@ -666,6 +892,19 @@ public final class IsolatedWorker implements Worker {
 
     private void onReply(int type, MutableDirectBuffer buffer, int index, int length) {
         long seq = buffer.getLong(index);
+        if (type == Child.ARG_CREDIT) {
+            Entry head = inFlight.peekFirst();
+            int position = buffer.getInt(index + Long.BYTES);
+            if (head != null && head.seq == seq && head.feeders != null && position < head.feeders.length
+                    && head.feeders[position] != null) {
+                head.feeders[position].credit(buffer.getLong(index + Long.BYTES + Integer.BYTES));
+            }
+            return;
+        }
+        if (type == Child.ITEMS) {
+            onItems(seq, buffer, index, length);
+            return;
+        }
         byte[] payload = new byte[length - Long.BYTES];
         buffer.getBytes(index + Long.BYTES, payload);
         Entry entry = answered(seq);
@@ -675,7 +914,13 @@ public final class IsolatedWorker implements Worker {
         Execution<?> execution = entry.execution;
         try {
             switch (type) {
-                case Child.RESULT -> complete(execution, backend.codec().decodeValue(payload));
+                case Child.RESULT -> {
+                    Object value = backend.codec().decodeValue(payload);
+                    if (entry.output != null) {
+                        entry.output.finish(); // its items came before: the consumer takes them, then the end
+                    }
+                    complete(execution, value);
+                }
                 case Child.FAILURE -> {
                     Throwable failure = backend.codec().decodeFailure(payload);
                     // As a thread worker stores it: a CancellationException the function threw is a failure, not a cancellation.
@@ -686,6 +931,46 @@ public final class IsolatedWorker implements Worker {
         } catch (RuntimeException undecodable) {
             execution.completeExceptionally(new IllegalStateException("the answer of " + execution.invocation() + " from " + name
                     + " could not be decoded: " + undecodable, undecodable));
+        }
+    }
+
+    /** Items of the running streaming task: into its output, which has room for them (see {@link StreamForwarder}). */
+    private void onItems(long seq, MutableDirectBuffer buffer, int index, int length) {
+        Entry head = inFlight.peekFirst();
+        Entry entry = head != null && head.seq == seq ? head : null;
+        if (entry == null) {
+            for (Entry candidate : inFlight) {
+                if (candidate.seq == seq) {
+                    entry = candidate;
+                    break;
+                }
+            }
+        }
+        if (entry == null || entry.output == null || entry.execution.isDone()) {
+            return; // stopped: its output has ended, and the child is told or gone
+        }
+        int count = buffer.getInt(index + Long.BYTES);
+        int bytes = length - StreamForwarder.HEADER;
+        if (itemBytes.length < bytes) {
+            itemBytes = new byte[Math.max(bytes, 2 * itemBytes.length)];
+        }
+        buffer.getBytes(index + StreamForwarder.HEADER, itemBytes, 0, bytes);
+        Pipe<Object> output = entry.output;
+        Entry feeding = entry;
+        try {
+            backend.codec().decodeItems(itemBytes, 0, count, item -> {
+                if (!output.hasRoom()) { // never, while the child keeps to its credit: the pump must not wait
+                    throw new IllegalStateException("isolated worker " + name + " sent more items of " + feeding.execution.invocation()
+                            + " than its high-water mark of " + output.highWaterMark() + " allows");
+                }
+                output.emit(item);
+            });
+        } catch (CancellationException closed) {
+            // the consumer closed the stream: its producer's cancellation is on its way to the child
+        } catch (RuntimeException undecodable) {
+            entry.execution.completeExceptionally(new IllegalStateException("an item of the stream of "
+                    + entry.execution.invocation() + " from " + name + " could not be decoded: " + undecodable, undecodable));
+            cancelled.offer(entry); // the child's producer must stop too
         }
     }
 
@@ -725,6 +1010,13 @@ public final class IsolatedWorker implements Worker {
 
     private void settle(Entry entry) {
         entry.settled = true;
+        if (entry.feeders != null) {
+            for (StreamFeeder feeder : entry.feeders) {
+                if (feeder != null) {
+                    feeder.stop();
+                }
+            }
+        }
         if (entry.timer != null) {
             entry.timer.cancel(false);
         }

@@ -1,0 +1,144 @@
+package dev.moroutine.isolated.internal;
+
+import dev.moroutine.internal.dispatch.Endpoint;
+import dev.moroutine.internal.dispatch.Execution;
+import dev.moroutine.internal.dispatch.Worker;
+import dev.moroutine.internal.stream.Pipe;
+import java.util.Arrays;
+import org.apache.fory.memory.MemoryBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+/**
+ * In a worker JVM, the output of one streaming task: the function emits into a {@link Pipe} made
+ * {@link Pipe#forwarding forwarding}, and this forwarder, on a virtual thread of its own, takes
+ * the items and writes them to the reply ring as {@link Child#ITEMS} messages, in order.
+ *
+ * <h2>Flow control: credit</h2>
+ * The caller's pump grants credit by sending the count its consumer has taken ({@link Child#CREDIT});
+ * the reader thread hands it to {@link Pipe#acknowledge}. The pipe counts the producer's lead
+ * against that count, not against what this forwarder took, so the function blocks in
+ * {@code emit} while it is {@code highWaterMark} items ahead of the caller's consumer, wherever
+ * those items are (in this pipe, in a batch, in the ring, or in the caller's pipe). The caller's
+ * pipe has the same high-water mark, so its pump never waits for room there.
+ *
+ * <h2>Batching</h2>
+ * The forwarder waits for one item, then takes those already queued (up to {@link #MAX_BATCH}),
+ * and sends them in one message of at most about {@link #BYTE_BUDGET} bytes: a fast producer
+ * fills batches, a slow one has each item sent at once.
+ *
+ * <h2>The end</h2>
+ * When the pipe ends (finished, failed or stopped) every item taken has been sent; the forwarder
+ * then answers the task, once its execution has completed, so the answer always follows the
+ * task's last items in the ring.
+ */
+final class StreamForwarder implements Endpoint.Binding {
+
+    /** Items taken from the pipe at most per message. */
+    static final int MAX_BATCH = 4096;
+    /** Bytes after which a message takes no more items. */
+    static final int BYTE_BUDGET = 64 * 1024;
+    /** Sequence number, item count. */
+    static final int HEADER = Long.BYTES + Integer.BYTES;
+
+    private final Child child;
+    private final long seq;
+    private final Pipe<Object> pipe;
+    private Execution<Object> execution;
+
+    StreamForwarder(Child child, long seq, int highWaterMark, String description) {
+        this.child = child;
+        this.seq = seq;
+        this.pipe = Pipe.forwarding(highWaterMark, description);
+    }
+
+    /** Starts forwarding the items of {@code running}, whose output this is. */
+    void start(Execution<Object> running) {
+        this.execution = running;
+        Thread.ofVirtual().name(child.name() + "-stream-" + seq).start(this::forward);
+    }
+
+    /** The caller's consumer has taken {@code count} items in all. */
+    void credit(long count) {
+        pipe.acknowledge(count);
+    }
+
+    @Override
+    public Object open(Worker worker) {
+        return pipe;
+    }
+
+    @Override
+    public void completed(Throwable failure) {
+        if (failure != null) {
+            pipe.fail(failure); // the producer stops at its next emit; the forwarder sends what it has, then answers
+        }
+    }
+
+    private void forward() {
+        Object[] batch = new Object[Math.min(MAX_BATCH, Math.max(1, pipe.highWaterMark()))];
+        MemoryBuffer out = MemoryBuffer.newHeapBuffer(BYTE_BUDGET + 1024);
+        RuntimeException refusal = null;
+        try {
+            for (Object item; (item = pipe.nextOrNull()) != null; ) {
+                batch[0] = item;
+                int n = 1;
+                while (n < batch.length && (item = pipe.poll()) != null) {
+                    batch[n++] = item;
+                }
+                RuntimeException refused = send(batch, n, out);
+                Arrays.fill(batch, 0, n, null);
+                if (refused != null) {
+                    refusal = refused;
+                    execution.completeExceptionally(refused); // fails the pipe: the producer stops
+                    pipe.fail(refused); // even if the function had returned already
+                    break;
+                }
+            }
+        } catch (RuntimeException ended) {
+            // the pipe failed or was stopped: the execution's outcome is the answer
+        }
+        // The answer follows the run's end; an item that could not cross fails the stream even if the function succeeded.
+        RuntimeException refused = refusal;
+        execution.whenComplete((value, failure) -> child.answer(seq, execution, refused == null ? value : null,
+                refused == null ? failure : refused));
+    }
+
+    /** Sends {@code n} items in as many messages as their size takes; an item that cannot cross is returned. */
+    private RuntimeException send(Object[] batch, int n, MemoryBuffer out) {
+        RingBuffer replies = child.replies();
+        int most = replies.maxMsgLength() - HEADER;
+        for (int from = 0; from < n; ) {
+            int count = n - from;
+            int encoded;
+            for (;;) {
+                out.writerIndex(0);
+                try {
+                    encoded = child.codec().encodeItems(batch, from, count, out, BYTE_BUDGET, execution.invocation(), child.name());
+                } catch (IllegalArgumentException cannotCross) {
+                    return cannotCross;
+                }
+                if (out.writerIndex() <= most) {
+                    break;
+                }
+                if (encoded == 1) {
+                    return new IllegalStateException("an item of the stream of " + execution.invocation() + " is "
+                            + out.writerIndex() + " bytes encoded, more than the " + most + " an isolated worker sends back"
+                            + " in one message; emit smaller items, or pass large data in a file");
+                }
+                count = encoded - 1; // the last one took it over the limit: it goes in the next message
+            }
+            int length = out.writerIndex();
+            int at;
+            while ((at = replies.tryClaim(Child.ITEMS, HEADER + length)) < 0) {
+                Thread.yield(); // the ring is full: the caller's pump is busy; it needs no ring to go on
+            }
+            replies.buffer().putLong(at, seq);
+            replies.buffer().putInt(at + Long.BYTES, encoded);
+            replies.buffer().putBytes(at + HEADER, out.getHeapMemory(), 0, length);
+            replies.commit(at);
+            child.ringParent();
+            from += encoded;
+        }
+        return null;
+    }
+}
