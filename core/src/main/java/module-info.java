@@ -17,7 +17,8 @@ module dev.moroutine {
     exports dev.moroutine.stream;
 
     // The seam, to the backend modules only (see ARCHITECTURE.md): not a published SPI.
-    exports dev.moroutine.internal.dispatch to dev.moroutine.isolated;
-    exports dev.moroutine.internal.call to dev.moroutine.isolated;
-    exports dev.moroutine.internal.shared to dev.moroutine.isolated;
+    exports dev.moroutine.internal.dispatch to dev.moroutine.isolated, dev.moroutine.cluster;
+    exports dev.moroutine.internal.call to dev.moroutine.isolated, dev.moroutine.cluster;
+    exports dev.moroutine.internal.shared to dev.moroutine.isolated, dev.moroutine.cluster;
+    exports dev.moroutine.internal.stream to dev.moroutine.cluster;
 }
