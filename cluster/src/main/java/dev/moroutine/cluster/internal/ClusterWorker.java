@@ -1,0 +1,471 @@
+package dev.moroutine.cluster.internal;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.ExecutionCallback;
+import dev.moroutine.WorkerDiedException;
+import dev.moroutine.internal.dispatch.Endpoint;
+import dev.moroutine.internal.dispatch.Execution;
+import dev.moroutine.internal.dispatch.Invocation;
+import dev.moroutine.internal.dispatch.SpinBudget;
+import dev.moroutine.internal.dispatch.Worker;
+import dev.moroutine.internal.dispatch.WorkerGroup;
+import dev.moroutine.internal.shared.DelayedActions;
+import dev.moroutine.internal.stream.Pipe;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A pool worker that is a cluster member: its tasks run on the member's worker thread for this pool
+ * ({@link MemberSide}), sent through Hazelcast's executor service.
+ *
+ * <h2>A task</h2>
+ * The dispatching thread encodes the task (an argument that cannot cross fails the call there),
+ * counts it in {@link #activeCount()}, records it in {@code inFlight} under a sequence number and
+ * submits an {@link Envelope} to the member. The member's answer arrives on one of Hazelcast's
+ * threads, which completes the execution. A value task holds one of the member's executor threads
+ * while the member's worker runs it; the worker runs them one at a time.
+ *
+ * <h2>Exactly once</h2>
+ * Whatever settles a task (its answer, its member leaving, a forced stop, its timeout) first takes
+ * it out of {@code inFlight}: only the one that removes it completes the execution, and counts it
+ * out. A member that leaves settles all of its tasks at once ({@link #memberLeft}), and Hazelcast fails
+ * every invocation it had sent there too ({@code MemberLeftException}), so no caller waits for
+ * an answer that will not come. A task of an idempotent moroutine goes to another member instead.
+ *
+ * <h2>A stream</h2>
+ * The member starts the streaming task and answers at once; a virtual thread here, the pump, pulls
+ * its items in batches ({@link Envelope#PULL}) and emits them into the caller's pipe, waiting when
+ * the pipe is full: so the member's producer waits when the caller does not read (see {@link MemberSide}).
+ *
+ * <h2>Lifecycle</h2>
+ * OPEN, then DRAINING ({@link #drain}: tasks sent still run; the pool on the member is closed when the
+ * last one is answered) or STOPPED ({@link #forceStop}: tasks are cancelled here and interrupted
+ * there; or {@link #memberLeft}). Stopped once the member has closed its pool (its task-arg values
+ * closed) or has left.
+ */
+public final class ClusterWorker implements Worker {
+
+    private static final int OPEN = 0;
+    private static final int DRAINING = 1;
+    private static final int STOPPED = 2;
+    private static final int CALLER_SPIN_NANOS = 20_000;
+
+    private final String name;
+    private final int index;
+    private final WorkerGroup group;
+    private final ClusterBackend backend;
+    private final Member member;
+    private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
+    private final Map<Long, Pending> inFlight = new ConcurrentHashMap<>();
+    private final AtomicInteger active = new AtomicInteger();
+    private final AtomicLong sequence = new AtomicLong();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile int lifecycle = OPEN;
+    private volatile String stopReason;
+    /** Set when the member left: what settles its tasks says so. */
+    private volatile String leftReason;
+
+    /** A task sent to the member and not settled yet. */
+    final class Pending {
+        final Execution<?> execution;
+        final byte[] request;
+        final boolean streaming;
+        final long seq;
+        volatile ScheduledFuture<?> timer;
+
+        Pending(Execution<?> execution, byte[] request, boolean streaming, long seq) {
+            this.execution = execution;
+            this.request = request;
+            this.streaming = streaming;
+            this.seq = seq;
+        }
+    }
+
+    ClusterWorker(String name, int index, WorkerGroup group, ClusterBackend backend, Member member) {
+        this.name = name;
+        this.index = index;
+        this.group = group;
+        this.backend = backend;
+        this.member = member;
+    }
+
+    /**
+     * The member this worker sends its tasks to.
+     *
+     * @return the member
+     */
+    public Member member() {
+        return member;
+    }
+
+    ClusterBackend backend() {
+        return backend;
+    }
+
+    @Override
+    public void dispatch(Execution<?> execution) {
+        execution.sentTo(this);
+        Invocation invocation = execution.invocation();
+        boolean streaming = execution.output() != null;
+        byte[] request = backend.encode(invocation, streaming, this);
+        accept(execution, request, streaming);
+    }
+
+    /** Counts, records and sends a task encoded already: a new one, or one of an idempotent moroutine whose member left. */
+    void accept(Execution<?> execution, byte[] request, boolean streaming) {
+        active.incrementAndGet();
+        if (lifecycle != OPEN) {
+            active.decrementAndGet();
+            drained();
+            String why = leftReason != null ? leftReason : stopReason;
+            throw new RejectedExecutionException(why + ", so " + name + " cannot run " + execution.invocation());
+        }
+        execution.admitted();
+        long seq = sequence.incrementAndGet();
+        Pending pending = new Pending(execution, request, streaming, seq);
+        inFlight.put(seq, pending);
+        execution.whenComplete((ignored, failure) -> {
+            if (failure instanceof CancellationException && inFlight.containsKey(seq)) {
+                cancelled(pending); // cancelled from outside: stop it on the member too
+            }
+        });
+        armTimeout(pending);
+        if (lifecycle == STOPPED) { // stopped while this was being recorded: its stop may have missed it
+            abandon(pending);
+            return;
+        }
+        long timeout = ownTimeoutNanos(execution.invocation());
+        Envelope envelope = new Envelope(streaming ? Envelope.STREAM : Envelope.RUN, backend.poolId(), seq, timeout, request, null);
+        try {
+            backend.tasks().submitToMember(envelope, member, new ExecutionCallback<byte[]>() {
+                @Override
+                public void onResponse(byte[] reply) {
+                    answered(pending, reply);
+                }
+
+                @Override
+                public void onFailure(Throwable t) {
+                    failed(pending, t);
+                }
+            });
+        } catch (RuntimeException unreachable) {
+            failed(pending, unreachable);
+        }
+    }
+
+    private static long ownTimeoutNanos(Invocation invocation) {
+        Duration own = invocation.timeout();
+        return own == null ? -1 : TimeUnit.NANOSECONDS.convert(own);
+    }
+
+    /** The task's own timeout, else the pool's, counted here from when it was sent: the member is asked to stop it when it runs out. */
+    private void armTimeout(Pending pending) {
+        Duration timeout = pending.execution.invocation().timeout() != null ? pending.execution.invocation().timeout()
+                : group.taskTimeout();
+        if (timeout == null) {
+            return;
+        }
+        pending.timer = DelayedActions.schedule(() -> {
+            if (settle(pending)) {
+                pending.execution.completeExceptionally(new TimeoutException(pending.execution.invocation()
+                        + " did not finish within its timeout of " + timeout + " on " + this + ", so it was cancelled there;"
+                        + " give it more time with withTimeout(…) on the task or withTaskTimeout(…) on the pool"));
+                sendCancel(pending.seq);
+            }
+        }, TimeUnit.NANOSECONDS.convert(timeout));
+    }
+
+    /** Takes the task out of flight: true for the one caller that may complete it. */
+    private boolean settle(Pending pending) {
+        if (!inFlight.remove(pending.seq, pending)) {
+            return false;
+        }
+        ScheduledFuture<?> timer = pending.timer;
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        active.decrementAndGet();
+        drained();
+        return true;
+    }
+
+    private void answered(Pending pending, byte[] reply) {
+        if (pending.streaming && reply[0] == MemberSide.OK) {
+            Thread.ofVirtual().name(name + "-stream-" + pending.seq).start(() -> pump(pending));
+            return;
+        }
+        if (!settle(pending)) {
+            return;
+        }
+        complete(pending.execution, reply);
+    }
+
+    private void complete(Execution<?> execution, byte[] reply) {
+        byte[] payload = Arrays.copyOfRange(reply, 1, reply.length);
+        try {
+            switch (reply[0]) {
+                case MemberSide.VALUE -> completeWith(execution, backend.codec().decodeValue(payload));
+                case MemberSide.FAILURE -> {
+                    Throwable failure = backend.codec().decodeFailure(payload);
+                    execution.completeExceptionally(failure instanceof CancellationException ? new CompletionException(failure) : failure);
+                }
+                case MemberSide.CANCELLED -> execution.cancel(new String(payload, StandardCharsets.UTF_8));
+                default -> execution.completeExceptionally(new IllegalStateException("unexpected answer " + reply[0] + " from " + this));
+            }
+        } catch (RuntimeException undecodable) {
+            execution.completeExceptionally(new IllegalStateException("the answer of " + execution.invocation() + " from "
+                    + this + " could not be decoded: " + undecodable, undecodable));
+        }
+    }
+
+    @SuppressWarnings("unchecked") // the result of the moroutine's function, of its R
+    private static <R> void completeWith(Execution<R> execution, Object value) {
+        execution.complete((R) value);
+    }
+
+    /** Hazelcast could not deliver the task or its answer. */
+    private void failed(Pending pending, Throwable failure) {
+        if (ClusterBackend.memberGone(failure)) {
+            lost(pending, "it left the cluster (" + failure + ")");
+            return;
+        }
+        if (settle(pending)) {
+            pending.execution.completeExceptionally(new IllegalStateException(pending.execution.invocation() + " could not"
+                    + " run on " + this + ": " + failure, failure));
+        }
+    }
+
+    /** The member is gone with this task unanswered: run it elsewhere if its moroutine is idempotent, else fail it. */
+    private void lost(Pending pending, String how) {
+        if (!settle(pending)) {
+            return;
+        }
+        if (!pending.streaming && backend.idempotent(pending.execution.invocation()) && backend.rerun(pending, this)) {
+            return;
+        }
+        pending.execution.completeExceptionally(new WorkerDiedException("cluster member " + member + " (" + name + ") left"
+                + " before it answered " + pending.execution.invocation() + ": " + how + "; the task may or may not have run"
+                + " there" + (pending.streaming ? "" : "; mark its moroutine idempotent (ClusterOptions.idempotent) to run it"
+                + " again on another member instead"), null));
+    }
+
+    /** The member left the cluster: every task it had settles now. */
+    void memberLeft(String how) {
+        leftReason = "cluster member " + member + " " + how;
+        stopReason = leftReason;
+        lifecycle = STOPPED;
+        for (Pending pending : inFlight.values()) {
+            lost(pending, how);
+        }
+        stopped.countDown();
+    }
+
+    private void cancelled(Pending pending) {
+        if (settle(pending)) {
+            sendCancel(pending.seq);
+        }
+    }
+
+    private void sendCancel(long seq) {
+        if (leftReason != null) {
+            return;
+        }
+        try {
+            backend.control().submitToMember(new Envelope(Envelope.CANCEL, backend.poolId(), seq, 0, null, null), member);
+        } catch (RuntimeException gone) {
+            // the member or this instance is going: nothing runs there any more
+        }
+    }
+
+    /** On its own virtual thread: pulls the stream's items from the member into the caller's pipe. */
+    @SuppressWarnings("unchecked") // a streaming call's output is its pipe
+    private void pump(Pending pending) {
+        Endpoint.Binding output = pending.execution.output();
+        Pipe<Object> pipe = (Pipe<Object>) output.open(this);
+        Envelope pull = new Envelope(Envelope.PULL, backend.poolId(), pending.seq, MemberSide.RELAY_CAPACITY, null, null);
+        try {
+            for (;;) {
+                if (!inFlight.containsKey(pending.seq)) {
+                    return; // settled meanwhile: cancelled, timed out, stopped, or its member left
+                }
+                byte[] reply;
+                try {
+                    reply = backend.control().submitToMember(pull, member).get();
+                } catch (ExecutionException failed) {
+                    failed(pending, failed.getCause());
+                    return;
+                }
+                byte kind = reply[0];
+                if (kind == MemberSide.ITEMS || kind == MemberSide.END) {
+                    Object[] items = (Object[]) backend.codec().decodeValue(Arrays.copyOfRange(reply, 1, reply.length));
+                    for (Object item : items) {
+                        pipe.emit(item); // waits while the pipe is full: backpressure
+                    }
+                    if (kind == MemberSide.END) {
+                        pipe.finish();
+                        if (settle(pending)) {
+                            completeWith(pending.execution, null);
+                        }
+                        return;
+                    }
+                } else {
+                    if (settle(pending)) {
+                        complete(pending.execution, reply);
+                    }
+                    return;
+                }
+            }
+        } catch (CancellationException closed) { // the consumer closed the stream: its execution is cancelled
+            cancelled(pending);
+        } catch (InterruptedException interrupted) {
+            if (settle(pending)) {
+                pending.execution.cancel(name + " was stopped");
+                sendCancel(pending.seq);
+            }
+        } catch (RuntimeException | Error broken) {
+            if (settle(pending)) {
+                pending.execution.completeExceptionally(broken);
+                sendCancel(pending.seq);
+            }
+        }
+    }
+
+    private void abandon(Pending pending) {
+        if (settle(pending)) {
+            pending.execution.cancel(stopReason + " while this task was on " + this);
+        }
+    }
+
+    /** Once draining and every task answered: closes the pool on the member, which closes the task-arg values there. */
+    private void drained() {
+        if (lifecycle == DRAINING && active.get() == 0 && closing.compareAndSet(false, true)) {
+            closeOnMember(true);
+        }
+    }
+
+    private void closeOnMember(boolean graceful) {
+        if (leftReason != null) {
+            stopped.countDown();
+            return;
+        }
+        try {
+            backend.control().submitToMember(new Envelope(Envelope.CLOSE, backend.poolId(), 0, graceful ? 1 : 0, null, null),
+                    member, new ExecutionCallback<byte[]>() {
+                        @Override
+                        public void onResponse(byte[] reply) {
+                            stopped.countDown();
+                        }
+
+                        @Override
+                        public void onFailure(Throwable t) {
+                            stopped.countDown();
+                        }
+                    });
+        } catch (RuntimeException gone) {
+            stopped.countDown();
+        }
+    }
+
+    @Override
+    public boolean isCurrent() {
+        return false; // its tasks run on the member's thread, never on one of this JVM's callers
+    }
+
+    /** Never called: the stop hand-shake runs only for executions run in this process; a stop is sent to the member. */
+    @Override
+    public void interruptRun() {}
+
+    @Override
+    public SpinBudget callerSpin() {
+        return callerSpin;
+    }
+
+    @Override
+    public WorkerGroup group() {
+        return group;
+    }
+
+    @Override
+    public void drain(String reason) {
+        if (lifecycle == OPEN) {
+            stopReason = reason;
+            lifecycle = DRAINING;
+            drained();
+        }
+    }
+
+    @Override
+    public void forceStop(String reason) {
+        if (lifecycle == STOPPED) {
+            return;
+        }
+        stopReason = reason;
+        lifecycle = STOPPED;
+        for (Pending pending : inFlight.values()) {
+            abandon(pending);
+        }
+        if (closing.compareAndSet(false, true)) {
+            closeOnMember(false);
+        } else {
+            // a graceful close is on its way; the member's forced close comes with this one
+            try {
+                backend.control().submitToMember(new Envelope(Envelope.CLOSE, backend.poolId(), 0, 0, null, null), member);
+            } catch (RuntimeException gone) {
+                stopped.countDown();
+            }
+        }
+    }
+
+    @Override
+    public boolean awaitStopped(long timeout, TimeUnit unit) throws InterruptedException {
+        return stopped.await(timeout, unit);
+    }
+
+    @Override
+    public boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
+    @Override
+    public Execution<?> running() {
+        for (Pending pending : inFlight.values()) {
+            return pending.execution;
+        }
+        return null;
+    }
+
+    @Override
+    public int activeCount() {
+        return active.get();
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return "cluster worker " + index + " (" + name + ", member " + member.getAddress() + ")";
+    }
+}
