@@ -11,15 +11,22 @@ import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.internal.dispatch.WorkerGroup;
 import dev.moroutine.internal.shared.DelayedActions;
 import dev.moroutine.internal.stream.Pipe;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -35,9 +42,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * <h2>A task</h2>
  * The dispatching thread encodes the task (an argument that cannot cross fails the call there),
  * counts it in {@link #activeCount()}, records it in {@code inFlight} under a sequence number and
- * submits an {@link Envelope} to the member. The member's answer arrives on one of Hazelcast's
- * threads, which completes the execution. A value task holds one of the member's executor threads
- * while the member's worker runs it; the worker runs them one at a time.
+ * puts it in the outbox, which is sent to the member in batches, one batch in flight at a time
+ * ({@link #sendBatch()}): so the member runs the tasks in the order they were dispatched. The
+ * member's answer to a batch arrives on one of Hazelcast's threads, which completes the executions
+ * and sends the next batch. A batch holds one of the member's executor threads while the member's
+ * worker runs its tasks, one at a time.
  *
  * <h2>Exactly once</h2>
  * Whatever settles a task (its answer, its member leaving, a forced stop, its timeout) first takes
@@ -48,8 +57,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>A stream</h2>
  * The member starts the streaming task and answers at once; a virtual thread here, the pump, pulls
- * its items in batches ({@link Envelope#PULL}) and emits them into the caller's pipe, waiting when
- * the pipe is full: so the member's producer waits when the caller does not read (see {@link MemberSide}).
+ * its items in batches ({@link Envelope#PULL}, one pull ahead: the next batch travels while this one
+ * is emitted) and emits them into the caller's pipe, waiting when the pipe is full: so the member's
+ * producer waits when the caller does not read (see {@link MemberSide}).
  *
  * <h2>Lifecycle</h2>
  * OPEN, then DRAINING ({@link #drain}: tasks sent still run; the pool on the member is closed when the
@@ -63,6 +73,9 @@ public final class ClusterWorker implements Worker {
     private static final int DRAINING = 1;
     private static final int STOPPED = 2;
     private static final int CALLER_SPIN_NANOS = 20_000;
+    /** The most tasks, and about the most bytes, in one batch. */
+    private static final int MAX_BATCH = 1024;
+    private static final int MAX_BATCH_BYTES = 1 << 20;
 
     private final String name;
     private final int index;
@@ -74,6 +87,10 @@ public final class ClusterWorker implements Worker {
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** Value tasks not sent yet, in dispatch order; sent in batches by {@link #sendBatch()}. */
+    private final Queue<Pending> outbox = new ConcurrentLinkedQueue<>();
+    /** A batch is on its way to the member. */
+    private final AtomicBoolean sending = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile int lifecycle = OPEN;
     private volatile String stopReason;
@@ -150,7 +167,12 @@ public final class ClusterWorker implements Worker {
             return;
         }
         long timeout = ownTimeoutNanos(execution.invocation());
-        Envelope envelope = new Envelope(streaming ? Envelope.STREAM : Envelope.RUN, backend.poolId(), seq, timeout, request, null);
+        if (!streaming) {
+            outbox.offer(pending);
+            sendBatch();
+            return;
+        }
+        Envelope envelope = new Envelope(Envelope.STREAM, backend.poolId(), seq, timeout, request, null);
         try {
             backend.tasks().submitToMember(envelope, member, new ExecutionCallback<byte[]>() {
                 @Override
@@ -165,6 +187,79 @@ public final class ClusterWorker implements Worker {
             });
         } catch (RuntimeException unreachable) {
             failed(pending, unreachable);
+        }
+    }
+
+    /**
+     * Sends the tasks waiting in the outbox as one batch, unless a batch is on its way: then the
+     * answer to that one sends the next. So there is one batch in flight per member, in order (the
+     * member runs them in the order they were dispatched), and under load each batch carries what
+     * came meanwhile: one Hazelcast invocation and one wake-up of the member's worker for many tasks.
+     */
+    private void sendBatch() {
+        while (!outbox.isEmpty() && sending.compareAndSet(false, true)) {
+            List<Pending> batch = new ArrayList<>();
+            int bytes = Integer.BYTES;
+            for (Pending next; batch.size() < MAX_BATCH && bytes < MAX_BATCH_BYTES && (next = outbox.poll()) != null; ) {
+                if (inFlight.containsKey(next.seq)) { // not settled meanwhile (cancelled, timed out, stopped)
+                    batch.add(next);
+                    bytes += 2 * Long.BYTES + Integer.BYTES + next.request.length;
+                }
+            }
+            if (batch.isEmpty()) {
+                sending.set(false);
+                continue;
+            }
+            ByteBuffer out = ByteBuffer.allocate(bytes);
+            out.putInt(batch.size());
+            for (Pending pending : batch) {
+                out.putLong(pending.seq).putLong(ownTimeoutNanos(pending.execution.invocation())).putInt(pending.request.length)
+                        .put(pending.request);
+            }
+            Envelope envelope = new Envelope(Envelope.RUN, backend.poolId(), 0, 0, out.array(), null);
+            try {
+                backend.tasks().submitToMember(envelope, member, new ExecutionCallback<byte[]>() {
+                    @Override
+                    public void onResponse(byte[] reply) {
+                        answeredBatch(batch, reply);
+                        sending.set(false);
+                        sendBatch();
+                    }
+
+                    @Override
+                    public void onFailure(Throwable t) {
+                        for (Pending pending : batch) {
+                            failed(pending, t);
+                        }
+                        sending.set(false);
+                        sendBatch();
+                    }
+                });
+            } catch (RuntimeException unreachable) {
+                for (Pending pending : batch) {
+                    failed(pending, unreachable);
+                }
+                sending.set(false);
+            }
+            return;
+        }
+    }
+
+    private void answeredBatch(List<Pending> batch, byte[] reply) {
+        ByteBuffer in = ByteBuffer.wrap(reply);
+        int count = in.getInt();
+        Map<Long, Pending> bySeq = new HashMap<>();
+        for (Pending pending : batch) {
+            bySeq.put(pending.seq, pending);
+        }
+        for (int i = 0; i < count; i++) {
+            long seq = in.getLong();
+            byte[] answer = new byte[in.getInt()];
+            in.get(answer);
+            Pending pending = bySeq.get(seq);
+            if (pending != null) {
+                answered(pending, answer);
+            }
         }
     }
 
@@ -299,18 +394,22 @@ public final class ClusterWorker implements Worker {
         Pipe<Object> pipe = (Pipe<Object>) output.open(this);
         Envelope pull = new Envelope(Envelope.PULL, backend.poolId(), pending.seq, MemberSide.RELAY_CAPACITY, null, null);
         try {
+            Future<byte[]> next = backend.control().submitToMember(pull, member);
             for (;;) {
                 if (!inFlight.containsKey(pending.seq)) {
                     return; // settled meanwhile: cancelled, timed out, stopped, or its member left
                 }
                 byte[] reply;
                 try {
-                    reply = backend.control().submitToMember(pull, member).get();
+                    reply = next.get();
                 } catch (ExecutionException failed) {
                     failed(pending, failed.getCause());
                     return;
                 }
                 byte kind = reply[0];
+                if (kind == MemberSide.ITEMS) {
+                    next = backend.control().submitToMember(pull, member); // the next batch comes while this one is emitted
+                }
                 if (kind == MemberSide.ITEMS || kind == MemberSide.END) {
                     Object[] items = (Object[]) backend.codec().decodeValue(Arrays.copyOfRange(reply, 1, reply.length));
                     for (Object item : items) {

@@ -22,7 +22,12 @@ public final class Envelope implements Callable<byte[]>, DataSerializable, Hazel
      * classes' names; {@code number} = the high-water mark; {@code seq} = the task timeout in nanoseconds, or -1.
      */
     static final byte OPEN = 0;
-    /** Runs a value task: {@code payload} = the invocation, {@code number} = its own timeout in nanoseconds or -1. */
+    /**
+     * Runs value tasks, in order: {@code payload} = their count (int32), then per task its sequence
+     * number (int64), its own timeout in nanoseconds or -1 (int64), the length of its invocation
+     * (int32) and the invocation. Answered with the count, then per task its sequence number, the
+     * length of its answer and the answer.
+     */
     static final byte RUN = 1;
     /** Starts a streaming task, answered at once; its items are pulled. */
     static final byte STREAM = 2;

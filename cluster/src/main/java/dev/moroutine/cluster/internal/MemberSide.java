@@ -15,6 +15,7 @@ import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.internal.stream.StreamCall;
 import dev.moroutine.isolated.internal.Codec;
 import dev.moroutine.stream.LiveStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -123,7 +125,7 @@ final class MemberSide {
             return kind == Envelope.RUN || kind == Envelope.STREAM || kind == Envelope.PULL ? cancelled(why) : new byte[] {OK};
         }
         return switch (kind) {
-            case Envelope.RUN -> pool.run(seq, payload, number);
+            case Envelope.RUN -> pool.runBatch(payload);
             case Envelope.STREAM -> pool.stream(seq, payload, number);
             case Envelope.PULL -> pool.pull(seq, (int) number);
             case Envelope.CANCEL -> pool.cancel(seq);
@@ -205,7 +207,10 @@ final class MemberSide {
             Balancer only = (workers, task) -> workers.get(0);
             HERE.set(member); // inherited by the worker thread
             try {
-                this.local = new WorkerPool(1, only, null, poolName + "-on-" + member.getName(), highWaterMark, taskTimeout,
+                // A stream's items wait for the owner's pulls in the relay: the local pipe holds as many, so that
+                // its producer and the relay hand them over in runs rather than one by one.
+                this.local = new WorkerPool(1, only, null, poolName + "-on-" + member.getName(), Math.max(highWaterMark,
+                        RELAY_CAPACITY), taskTimeout,
                         WorkerPool.THREADS);
             } finally {
                 HERE.remove();
@@ -228,23 +233,69 @@ final class MemberSide {
             return timeoutNanos < 0 ? call : call.withTimeout(Duration.ofNanos(timeoutNanos));
         }
 
-        byte[] run(long seq, byte[] payload, long timeoutNanos) {
+        /**
+         * Runs a batch of value tasks, in order, on the pool's worker: all are queued there at once
+         * (one wake-up), then this thread waits for each in turn and answers them all together.
+         */
+        byte[] runBatch(byte[] payload) {
+            ByteBuffer in = ByteBuffer.wrap(payload);
+            int count = in.getInt();
+            long[] seqs = new long[count];
+            Object[] started = new Object[count]; // a Started, or the answer of a task that did not start
+            for (int i = 0; i < count; i++) {
+                seqs[i] = in.getLong();
+                long timeoutNanos = in.getLong();
+                byte[] request = new byte[in.getInt()];
+                in.get(request);
+                started[i] = start(seqs[i], request, timeoutNanos);
+            }
+            byte[][] answers = new byte[count][];
+            int size = Integer.BYTES;
+            for (int i = 0; i < count; i++) {
+                answers[i] = started[i] instanceof Started run ? finish(seqs[i], run) : (byte[]) started[i];
+                size += Long.BYTES + Integer.BYTES + answers[i].length;
+            }
+            ByteBuffer out = ByteBuffer.allocate(size);
+            out.putInt(count);
+            for (int i = 0; i < count; i++) {
+                out.putLong(seqs[i]).putInt(answers[i].length).put(answers[i]);
+            }
+            return out.array();
+        }
+
+        /** A task queued on the worker, and its outcome as a future that waits without spinning (Execution.get spins first). */
+        private record Started(Execution<Object> execution, CompletableFuture<Object> answer) {}
+
+        private Object start(long seq, byte[] request, long timeoutNanos) {
             Execution<Object> execution;
             try {
-                execution = new Execution<>(decode(payload, timeoutNanos), null);
+                execution = new Execution<>(decode(request, timeoutNanos), null);
             } catch (RuntimeException | LinkageError undecodable) {
                 return tagged(FAILURE, codec.encodeFailure(undecodable));
             }
             running.put(seq, execution);
-            try {
-                try {
-                    worker.dispatch(execution);
-                } catch (RuntimeException refused) {
-                    execution.completeExceptionally(refused);
+            CompletableFuture<Object> answer = new CompletableFuture<>();
+            execution.whenComplete((result, failure) -> {
+                if (failure == null) {
+                    answer.complete(result);
+                } else {
+                    answer.completeExceptionally(failure);
                 }
+            });
+            try {
+                worker.dispatch(execution);
+            } catch (RuntimeException refused) {
+                execution.completeExceptionally(refused);
+            }
+            return new Started(execution, answer);
+        }
+
+        private byte[] finish(long seq, Started started) {
+            Execution<Object> execution = started.execution();
+            try {
                 Object value;
                 try {
-                    value = execution.get();
+                    value = started.answer().get();
                 } catch (InterruptedException interrupted) { // the member is shutting down
                     execution.cancel(true);
                     Thread.currentThread().interrupt();
@@ -253,6 +304,9 @@ final class MemberSide {
                     return cancelled(String.valueOf(stopped.getMessage()));
                 } catch (ExecutionException failed) {
                     Throwable thrown = failed.getCause();
+                    if (thrown instanceof CancellationException) {
+                        return cancelled(String.valueOf(thrown.getMessage()));
+                    }
                     // A CancellationException the function threw is stored wrapped: send the function's own.
                     if (thrown instanceof CompletionException && thrown.getCause() != null) {
                         thrown = thrown.getCause();
