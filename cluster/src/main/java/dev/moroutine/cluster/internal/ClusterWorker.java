@@ -300,6 +300,10 @@ public final class ClusterWorker implements Worker {
     }
 
     private void answered(Pending pending, byte[] reply) {
+        if (reply[0] == MemberSide.LEFT) {
+            lost(pending, new String(reply, 1, reply.length - 1, StandardCharsets.UTF_8));
+            return;
+        }
         if (pending.streaming && reply[0] == MemberSide.OK) {
             Thread.ofVirtual().name(name + "-stream-" + pending.seq).start(() -> pump(pending));
             return;
@@ -422,6 +426,9 @@ public final class ClusterWorker implements Worker {
                         }
                         return;
                     }
+                } else if (kind == MemberSide.LEFT) {
+                    lost(pending, new String(reply, 1, reply.length - 1, StandardCharsets.UTF_8));
+                    return;
                 } else {
                     if (settle(pending)) {
                         complete(pending.execution, reply);

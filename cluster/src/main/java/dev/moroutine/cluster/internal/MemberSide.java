@@ -61,6 +61,8 @@ final class MemberSide {
     static final byte OK = 3;
     static final byte ITEMS = 4;
     static final byte END = 5;
+    /** The task did not finish because this member is shutting down: its owner treats it as lost with the member. */
+    static final byte LEFT = 6;
 
     /** Items a stream's relay holds for the owner to pull; also the most one pull takes. */
     static final int RELAY_CAPACITY = 1024;
@@ -72,6 +74,8 @@ final class MemberSide {
 
     private final HazelcastInstance member;
     private final Map<String, PoolHere> pools = new ConcurrentHashMap<>();
+    /** Set when this member shuts down: the tasks it stops are answered {@link #LEFT}, not cancelled. */
+    private volatile boolean shuttingDown;
 
     private MemberSide(HazelcastInstance member) {
         this.member = member;
@@ -162,6 +166,7 @@ final class MemberSide {
     }
 
     private void closeAll(String why) {
+        shuttingDown = true;
         for (PoolHere pool : pools.values()) {
             pools.remove(pool.id, pool);
             pool.close(false);
@@ -301,11 +306,11 @@ final class MemberSide {
                     Thread.currentThread().interrupt();
                     return cancelled("member " + member.getName() + " stopped while running " + execution.invocation());
                 } catch (CancellationException stopped) {
-                    return cancelled(String.valueOf(stopped.getMessage()));
+                    return stopped(stopped);
                 } catch (ExecutionException failed) {
                     Throwable thrown = failed.getCause();
-                    if (thrown instanceof CancellationException) {
-                        return cancelled(String.valueOf(thrown.getMessage()));
+                    if (thrown instanceof CancellationException stopped) {
+                        return stopped(stopped);
                     }
                     // A CancellationException the function threw is stored wrapped: send the function's own.
                     if (thrown instanceof CompletionException && thrown.getCause() != null) {
@@ -321,6 +326,11 @@ final class MemberSide {
             } finally {
                 running.remove(seq);
             }
+        }
+
+        private byte[] stopped(CancellationException stopped) {
+            return shuttingDown ? tagged(LEFT, ("member " + member.getName() + " shut down while running it")
+                    .getBytes(StandardCharsets.UTF_8)) : cancelled(String.valueOf(stopped.getMessage()));
         }
 
         byte[] stream(long seq, byte[] payload, long timeoutNanos) {
@@ -350,6 +360,10 @@ final class MemberSide {
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
                 return cancelled("member " + member.getName() + " stopped while serving a stream");
+            }
+            if (ended && items.isEmpty() && relay.failure != null && shuttingDown) {
+                streams.remove(seq);
+                return tagged(LEFT, ("member " + member.getName() + " shut down while serving the stream").getBytes(StandardCharsets.UTF_8));
             }
             if (ended && items.isEmpty() && relay.failure != null) {
                 streams.remove(seq);
