@@ -3,6 +3,7 @@ package dev.moroutine.examples;
 import dev.moroutine.examples.atomics.AtomicsExample;
 import dev.moroutine.examples.boundedmap.BoundedMapExample;
 import dev.moroutine.examples.channelfanout.ChannelFanoutExample;
+import dev.moroutine.examples.cluster.ClusterExample;
 import dev.moroutine.examples.loadbalancing.LoadBalancingExample;
 import dev.moroutine.examples.multimodule.MultiModuleExample;
 import dev.moroutine.examples.nonblocking.NonBlockingExample;
@@ -53,7 +54,8 @@ public final class Tour {
             new Example("pipeline", PipelineExample::main),
             new Example("channelfanout", ChannelFanoutExample::main),
             new Example("boundedmap", BoundedMapExample::main),
-            new Example("serve", ServeExample::main));
+            new Example("serve", ServeExample::main),
+            new Example("cluster", ClusterExample::main));
 
     /**
      * Runs the tour.
