@@ -9,6 +9,7 @@ import dev.moroutine.WorkerHandle;
 import dev.moroutine.cluster.internal.ClusterAccess;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -77,16 +78,21 @@ public final class Cluster {
      * holding an {@code IMap} entry of that key. While a partition migrates, or if its owner is not
      * (yet) a worker of the pool, the task goes to a worker chosen by the key's hash.
      *
-     * @param key the task's key: a value Hazelcast can serialize, the same as the map's key
+     * @param key the task's key: a value Hazelcast can serialize, the same as the map's key; null
+     *     for a task without one, which goes round robin
      * @return the balancer, for {@code PoolOptions.withBalancer} on a cluster pool
      * @throws NullPointerException if {@code key} is null
      */
     public static Balancer byKey(Function<? super Task<?>, ?> key) {
         Objects.requireNonNull(key, "key");
+        AtomicInteger next = new AtomicInteger();
         return new Balancer() {
             @Override
             public WorkerHandle select(List<WorkerHandle> workers, Task<?> task) {
-                Object of = Objects.requireNonNull(key.apply(task), "the key of a task is null");
+                Object of = key.apply(task);
+                if (of == null) { // a task without a key: round robin
+                    return workers.get(Math.floorMod(next.getAndIncrement(), workers.size()));
+                }
                 WorkerHandle owner = ClusterAccess.ownerOf(of, workers);
                 return owner != null ? owner : workers.get(Math.floorMod(of.hashCode(), workers.size()));
             }

@@ -1,5 +1,6 @@
 package dev.moroutine.examples.readme;
 
+import static dev.moroutine.Moroutine.isTask;
 import static dev.moroutine.Moroutine.mo;
 import static dev.moroutine.stream.Streaming.streaming;
 import static org.junit.jupiter.api.Assertions.*;
@@ -59,7 +60,7 @@ class ClusterSnippetsTest {
                     .register(Order.class)                                      // a record crosses once registered
                     .idempotent(price)                                          // may run again if its member leaves
                     .withPoolOptions(PoolOptions.defaults()
-                            .withBalancer(Cluster.byKey(task -> stock.args(task).first()))); // to the key's owner
+                            .withBalancer(Cluster.byKey(task -> isTask(stock, task) ? stock.args(task).first() : null))); // by key
             try (Pool pool = Cluster.workers(hazelcast, options)) {             // one worker per member, as they come and go
                 int total = pool.run(price.call(new Order("o-1", 4)));          // runs on a member, found there by its id
                 int apples = pool.run(stock.call("apple"));                     // on the member that owns "apple"
