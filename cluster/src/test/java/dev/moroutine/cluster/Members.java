@@ -41,6 +41,7 @@ final class Members implements AutoCloseable {
         for (int i = 0; i < count; i++) {
             members.add(start());
         }
+        members.get(0).getMap("moroutine-test-warm-up").put(0, 0); // the first partition operation assigns the partitions
         for (HazelcastInstance member : members) {
             if (!member.getPartitionService().forceLocalMemberToBeSafe(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException(member + " did not become safe within 60 s");

@@ -9,7 +9,6 @@ import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.SpinBudget;
 import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.internal.dispatch.WorkerGroup;
-import dev.moroutine.internal.shared.DelayedActions;
 import dev.moroutine.internal.stream.Pipe;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -28,9 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,11 +46,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * worker runs its tasks, one at a time.
  *
  * <h2>Exactly once</h2>
- * Whatever settles a task (its answer, its member leaving, a forced stop, its timeout) first takes
+ * Whatever settles a task (its answer, its member leaving, a forced stop, a cancellation) first takes
  * it out of {@code inFlight}: only the one that removes it completes the execution, and counts it
  * out. A member that leaves settles all of its tasks at once ({@link #memberLeft}), and Hazelcast fails
  * every invocation it had sent there too ({@code MemberLeftException}), so no caller waits for
  * an answer that will not come. A task of an idempotent moroutine goes to another member instead.
+ *
+ * <p>A task's timeout (its own, or the pool's) is the member's to enforce, counted from the task's
+ * start there, as on a thread: the member's worker stops it and answers with the {@code TimeoutException}.
  *
  * <h2>A stream</h2>
  * The member starts the streaming task and answers at once; a virtual thread here, the pump, pulls
@@ -103,7 +103,6 @@ public final class ClusterWorker implements Worker {
         final byte[] request;
         final boolean streaming;
         final long seq;
-        volatile ScheduledFuture<?> timer;
 
         Pending(Execution<?> execution, byte[] request, boolean streaming, long seq) {
             this.execution = execution;
@@ -161,7 +160,6 @@ public final class ClusterWorker implements Worker {
                 cancelled(pending); // cancelled from outside: stop it on the member too
             }
         });
-        armTimeout(pending);
         if (lifecycle == STOPPED) { // stopped while this was being recorded: its stop may have missed it
             abandon(pending);
             return;
@@ -268,31 +266,10 @@ public final class ClusterWorker implements Worker {
         return own == null ? -1 : TimeUnit.NANOSECONDS.convert(own);
     }
 
-    /** The task's own timeout, else the pool's, counted here from when it was sent: the member is asked to stop it when it runs out. */
-    private void armTimeout(Pending pending) {
-        Duration timeout = pending.execution.invocation().timeout() != null ? pending.execution.invocation().timeout()
-                : group.taskTimeout();
-        if (timeout == null) {
-            return;
-        }
-        pending.timer = DelayedActions.schedule(() -> {
-            if (settle(pending)) {
-                pending.execution.completeExceptionally(new TimeoutException(pending.execution.invocation()
-                        + " did not finish within its timeout of " + timeout + " on " + this + ", so it was cancelled there;"
-                        + " give it more time with withTimeout(…) on the task or withTaskTimeout(…) on the pool"));
-                sendCancel(pending.seq);
-            }
-        }, TimeUnit.NANOSECONDS.convert(timeout));
-    }
-
     /** Takes the task out of flight: true for the one caller that may complete it. */
     private boolean settle(Pending pending) {
         if (!inFlight.remove(pending.seq, pending)) {
             return false;
-        }
-        ScheduledFuture<?> timer = pending.timer;
-        if (timer != null) {
-            timer.cancel(false);
         }
         active.decrementAndGet();
         drained();
