@@ -3,7 +3,7 @@
  * {@link dev.moroutine.isolated.Isolated#workers(int, dev.moroutine.isolated.IsolatedOptions)}.
  */
 // Agrona ships no module descriptor, only an Automatic-Module-Name: its name is stable, so requiring it is safe.
-@SuppressWarnings("requires-automatic")
+@SuppressWarnings({"requires-automatic", "module"})
 module dev.moroutine.isolated {
     requires transitive dev.moroutine;
     requires java.management;
@@ -12,6 +12,8 @@ module dev.moroutine.isolated {
     requires org.jctools.core;
 
     exports dev.moroutine.isolated;
+    // The codec, to the cluster backend, which encodes its tasks the same way.
+    exports dev.moroutine.isolated.internal to dev.moroutine.cluster;
     // Fory encodes the library's own records (a failure as it crosses back).
     opens dev.moroutine.isolated.internal to org.apache.fory.core;
 }

@@ -186,7 +186,9 @@ public interface Pool extends AutoCloseable {
     /**
      * The pool's workers, in index order.
      *
-     * @return an unmodifiable list of handles, the same for the pool's lifetime
+     * @return an unmodifiable list of handles, the same for the pool's lifetime; for a pool whose
+     *     workers come and go (the members of a cluster), a snapshot: a worker that joins is added
+     *     with the next index, one that leaves is taken out
      */
     List<WorkerHandle> workers();
 

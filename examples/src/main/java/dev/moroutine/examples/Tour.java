@@ -4,6 +4,7 @@ import dev.moroutine.examples.atomics.AtomicsExample;
 import dev.moroutine.examples.boundedmap.BoundedMapExample;
 import dev.moroutine.examples.channelfanout.ChannelFanoutExample;
 import dev.moroutine.examples.isolation.IsolationExample;
+import dev.moroutine.examples.cluster.ClusterExample;
 import dev.moroutine.examples.loadbalancing.LoadBalancingExample;
 import dev.moroutine.examples.multimodule.MultiModuleExample;
 import dev.moroutine.examples.nonblocking.NonBlockingExample;
@@ -55,7 +56,8 @@ public final class Tour {
             new Example("channelfanout", ChannelFanoutExample::main),
             new Example("boundedmap", BoundedMapExample::main),
             new Example("serve", ServeExample::main),
-            new Example("isolation", IsolationExample::main));
+            new Example("isolation", IsolationExample::main),
+            new Example("cluster", ClusterExample::main));
 
     /**
      * Runs the tour.

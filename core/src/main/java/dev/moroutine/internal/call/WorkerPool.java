@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The {@link Pool}: a fixed array of {@link Worker}s (made by a {@link Backend}: threads unless
+ * The {@link Pool}: an array of {@link Worker}s (made by a {@link Backend}: threads unless
  * told otherwise) and a balancer. See {@link Pool}
  * for the shutdown state machine; {@code state} is OPEN, CLOSING or CLOSED, and each worker keeps
  * its own lifecycle, which is what actually stops dispatch.
@@ -37,6 +37,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * that a worker held for long (by a stream nobody reads, typically) is logged instead of waited on
  * in silence; and, after interrupting, for at most {@link #STOP_GRACE}, so that a task which ignores
  * the interrupt cannot hold it, while one that obeys has ended and closed its worker's values.
+ *
+ * <p>The array is fixed for a pool of threads. A backend whose workers come and go (the members of
+ * a cluster) calls {@link #addWorker} and {@link #removeWorker}: each publishes a new array (copy on
+ * write, under the pool's lock), so a balancer sees a consistent snapshot per task, and a worker is
+ * never added once {@link #close()} or {@link #terminate()} has taken its snapshot of the workers.
  */
 public final class WorkerPool implements Pool, WorkerGroup {
 
@@ -62,8 +67,11 @@ public final class WorkerPool implements Pool, WorkerGroup {
     }
 
     private final String name;
-    private final Worker[] workers;
-    private final List<WorkerHandle> handles;
+    /** Replaced, never modified, by {@link #addWorker} and {@link #removeWorker}, under {@code this}. */
+    private volatile Worker[] workers;
+    private volatile List<WorkerHandle> handles;
+    /** The index the next added worker gets; under {@code this}. */
+    private int nextIndex;
     private final Balancer balancer;
     private final Duration shutdownTimeout;
     private final Duration taskTimeout;
@@ -111,11 +119,62 @@ public final class WorkerPool implements Pool, WorkerGroup {
         this.shutdownTimeout = shutdownTimeout;
         this.taskTimeout = taskTimeout;
         this.highWaterMark = highWaterMark;
-        this.workers = new Worker[size];
+        Worker[] made = new Worker[size];
         for (int i = 0; i < size; i++) {
-            workers[i] = backend.start(name + "-worker-" + i, i, this);
+            made[i] = backend.start(name + "-worker-" + i, i, this);
         }
-        this.handles = List.of(workers);
+        this.workers = made;
+        this.handles = List.of(made);
+        this.nextIndex = size;
+    }
+
+    /**
+     * Adds a worker, made by {@code backend} with the next index (indices are never reused), for a
+     * backend whose workers come and go. Balancers see it from the next task on.
+     *
+     * @param backend makes the worker
+     * @return the worker
+     * @throws RejectedExecutionException if the pool is closing or closed
+     */
+    public synchronized Worker addWorker(Backend backend) {
+        if (state != OPEN) {
+            throw new RejectedExecutionException(name + " is closed, so it takes no new worker");
+        }
+        int index = nextIndex++;
+        Worker added = backend.start(name + "-worker-" + index, index, this);
+        Worker[] grown = Arrays.copyOf(workers, workers.length + 1);
+        grown[workers.length] = added;
+        workers = grown;
+        handles = List.of(grown);
+        return added;
+    }
+
+    /**
+     * Takes a worker out of the pool: balancers no longer see it, and {@link #close()} no longer
+     * waits for it. The backend stops it ({@link Worker#forceStop}) and settles its tasks; a task
+     * assigned to it is refused by it.
+     *
+     * @param worker one of this pool's workers
+     * @return whether it was one of them (and is no longer)
+     */
+    public synchronized boolean removeWorker(Worker worker) {
+        Worker[] current = workers;
+        for (int i = 0; i < current.length; i++) {
+            if (current[i] == worker) {
+                Worker[] shrunk = new Worker[current.length - 1];
+                System.arraycopy(current, 0, shrunk, 0, i);
+                System.arraycopy(current, i + 1, shrunk, i, current.length - i - 1);
+                workers = shrunk;
+                handles = List.of(shrunk);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The workers, read under the lock after a change of state, so that no worker is added after this snapshot. */
+    private synchronized Worker[] snapshot() {
+        return workers;
     }
 
     /** A channel does not run on a worker: like its {@code join()}, running it attaches a consumer on the caller. */
@@ -226,7 +285,11 @@ public final class WorkerPool implements Pool, WorkerGroup {
     }
 
     private Worker select(Call<?> call) {
-        WorkerHandle chosen = balancer.select(handles, call);
+        List<WorkerHandle> current = handles;
+        if (current.isEmpty()) {
+            throw new RejectedExecutionException(name + " has no workers now (every one has left), so it cannot run " + call);
+        }
+        WorkerHandle chosen = balancer.select(current, call);
         if (chosen instanceof Worker worker && worker.group() == this) {
             return worker;
         }
@@ -286,7 +349,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
         if (STATE.compareAndSet(this, OPEN, CLOSING)) {
             // Drain before firing, so that a signal action that calls close() again finds the
             // workers already stopping, and one that throws cannot leave them running.
-            for (Worker worker : workers) {
+            for (Worker worker : snapshot()) {
                 worker.drain(name + " was closed");
             }
             try {
@@ -320,20 +383,21 @@ public final class WorkerPool implements Pool, WorkerGroup {
      * still running at every warning interval; {@code false} on timeout.
      */
     private boolean awaitWorkers() throws InterruptedException {
+        Worker[] stopping = snapshot();
         long start = System.nanoTime();
         // convert() saturates, so a timeout of centuries waits "forever" instead of overflowing.
         long limit = shutdownTimeout == null ? Long.MAX_VALUE : TimeUnit.NANOSECONDS.convert(shutdownTimeout);
         long interval = TimeUnit.NANOSECONDS.convert(warningInterval);
         long warnAt = interval;
-        for (int i = 0; i < workers.length; i++) {
-            while (!workers[i].awaitStopped(Math.min(limit, warnAt) - (System.nanoTime() - start), TimeUnit.NANOSECONDS)) {
+        for (int i = 0; i < stopping.length; i++) {
+            while (!stopping[i].awaitStopped(Math.min(limit, warnAt) - (System.nanoTime() - start), TimeUnit.NANOSECONDS)) {
                 if (System.nanoTime() - start >= limit) {
                     return false;
                 }
-                for (int j = i; j < workers.length; j++) {
-                    if (!workers[j].isStopped()) {
+                for (int j = i; j < stopping.length; j++) {
+                    if (!stopping[j].isStopped()) {
                         LOG.log(System.Logger.Level.WARNING, name + ": close() has waited " + seconds(warnAt) + " for "
-                                + workers[j] + ", which is " + activity(workers[j]));
+                                + stopping[j] + ", which is " + activity(stopping[j]));
                     }
                 }
                 warnAt += interval;
@@ -350,7 +414,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
     private boolean awaitInterrupted() {
         boolean interrupted = Thread.interrupted();
         long deadline = System.nanoTime() + STOP_GRACE.toNanos();
-        for (Worker worker : workers) {
+        for (Worker worker : snapshot()) {
             for (;;) {
                 try {
                     if (!worker.awaitStopped(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
@@ -392,7 +456,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
     }
 
     private void forceStop(String reason) {
-        for (Worker worker : workers) {
+        for (Worker worker : snapshot()) {
             worker.forceStop(reason);
         }
         shutdown.abort(reason); // last: an action that throws cannot keep a worker running

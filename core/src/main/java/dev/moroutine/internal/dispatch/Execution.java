@@ -140,6 +140,17 @@ public final class Execution<R> extends CompletableFuture<R> {
     }
 
     /**
+     * The binding of a streaming call's own output, for a backend that runs the function elsewhere
+     * and feeds the items it sends back into what {@link Endpoint.Binding#open} returns here (a
+     * backend in this process lets {@code run} open it).
+     *
+     * @return the output's binding, or null for a value moroutine
+     */
+    public Endpoint.Binding output() {
+        return bindings != null ? bindings[invocation.args().length] : null;
+    }
+
+    /**
      * Records the worker the execution is being sent to; its endpoints may refuse it there.
      *
      * @param target the worker

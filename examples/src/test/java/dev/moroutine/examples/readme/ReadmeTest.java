@@ -31,7 +31,7 @@ class ReadmeTest {
     void everyJavaBlockIsARegionOfACompiledSource() throws IOException {
         String readme = Files.readString(ROOT.resolve("README.md"));
         List<List<String>> sources = new ArrayList<>();
-        for (String dir : List.of("examples/src", "core/src", "isolated/src")) {
+        for (String dir : List.of("examples/src", "core/src", "isolated/src", "cluster/src")) {
             try (Stream<Path> files = Files.walk(ROOT.resolve(dir))) {
                 files.filter(f -> f.toString().endsWith(".java")).forEach(f -> sources.add(normalise(read(f))));
             }

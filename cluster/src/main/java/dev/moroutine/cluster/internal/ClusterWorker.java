@@ -1,0 +1,554 @@
+package dev.moroutine.cluster.internal;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.ExecutionCallback;
+import dev.moroutine.WorkerDiedException;
+import dev.moroutine.internal.dispatch.Endpoint;
+import dev.moroutine.internal.dispatch.Execution;
+import dev.moroutine.internal.dispatch.Invocation;
+import dev.moroutine.internal.dispatch.SpinBudget;
+import dev.moroutine.internal.dispatch.Worker;
+import dev.moroutine.internal.dispatch.WorkerGroup;
+import dev.moroutine.internal.stream.Pipe;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A pool worker that is a cluster member: its tasks run on the member's worker thread for this pool
+ * ({@link MemberSide}), sent through Hazelcast's executor service.
+ *
+ * <h2>A task</h2>
+ * The dispatching thread encodes the task (an argument that cannot cross fails the call there),
+ * counts it in {@link #activeCount()}, records it in {@code inFlight} under a sequence number and
+ * puts it in the outbox, which is sent to the member in batches, one batch in flight at a time
+ * ({@link #sendBatch()}): so the member runs the tasks in the order they were dispatched. The
+ * member's answer to a batch arrives on one of Hazelcast's threads, which completes the executions
+ * and sends the next batch. A batch holds one of the member's executor threads while the member's
+ * worker runs its tasks, one at a time.
+ *
+ * <h2>Exactly once</h2>
+ * Whatever settles a task (its answer, its member leaving, a forced stop, a cancellation) first takes
+ * it out of {@code inFlight}: only the one that removes it completes the execution, and counts it
+ * out. A member that leaves settles all of its tasks at once ({@link #memberLeft}), and Hazelcast fails
+ * every invocation it had sent there too ({@code MemberLeftException}), so no caller waits for
+ * an answer that will not come. A task of an idempotent moroutine goes to another member instead.
+ *
+ * <p>A task's timeout (its own, or the pool's) is the member's to enforce, counted from the task's
+ * start there, as on a thread: the member's worker stops it and answers with the {@code TimeoutException}.
+ *
+ * <h2>A stream</h2>
+ * The member starts the streaming task and answers at once; a virtual thread here, the pump, pulls
+ * its items in batches ({@link Envelope#PULL}, one pull ahead: the next batch travels while this one
+ * is emitted) and emits them into the caller's pipe, waiting when the pipe is full: so the member's
+ * producer waits when the caller does not read (see {@link MemberSide}).
+ *
+ * <h2>Lifecycle</h2>
+ * OPEN, then DRAINING ({@link #drain}: tasks sent still run; the pool on the member is closed when the
+ * last one is answered) or STOPPED ({@link #forceStop}: tasks are cancelled here and interrupted
+ * there; or {@link #memberLeft}). Stopped once the member has closed its pool (its task-arg values
+ * closed) or has left.
+ */
+public final class ClusterWorker implements Worker {
+
+    private static final int OPEN = 0;
+    private static final int DRAINING = 1;
+    private static final int STOPPED = 2;
+    private static final int CALLER_SPIN_NANOS = 20_000;
+    /** The most tasks, and about the most bytes, in one batch. */
+    private static final int MAX_BATCH = 1024;
+    private static final int MAX_BATCH_BYTES = 1 << 20;
+
+    private final String name;
+    private final int index;
+    private final WorkerGroup group;
+    private final ClusterBackend backend;
+    private final Member member;
+    private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
+    private final Map<Long, Pending> inFlight = new ConcurrentHashMap<>();
+    private final AtomicInteger active = new AtomicInteger();
+    private final AtomicLong sequence = new AtomicLong();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    /** Value tasks not sent yet, in dispatch order; sent in batches by {@link #sendBatch()}. */
+    private final Queue<Pending> outbox = new ConcurrentLinkedQueue<>();
+    /** A batch is on its way to the member. */
+    private final AtomicBoolean sending = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile int lifecycle = OPEN;
+    private volatile String stopReason;
+    /** Set when the member left: what settles its tasks says so. */
+    private volatile String leftReason;
+
+    /** A task sent to the member and not settled yet. */
+    final class Pending {
+        final Execution<?> execution;
+        final byte[] request;
+        final boolean streaming;
+        final long seq;
+
+        Pending(Execution<?> execution, byte[] request, boolean streaming, long seq) {
+            this.execution = execution;
+            this.request = request;
+            this.streaming = streaming;
+            this.seq = seq;
+        }
+    }
+
+    ClusterWorker(String name, int index, WorkerGroup group, ClusterBackend backend, Member member) {
+        this.name = name;
+        this.index = index;
+        this.group = group;
+        this.backend = backend;
+        this.member = member;
+    }
+
+    /**
+     * The member this worker sends its tasks to.
+     *
+     * @return the member
+     */
+    public Member member() {
+        return member;
+    }
+
+    ClusterBackend backend() {
+        return backend;
+    }
+
+    @Override
+    public void dispatch(Execution<?> execution) {
+        execution.sentTo(this);
+        Invocation invocation = execution.invocation();
+        boolean streaming = execution.output() != null;
+        byte[] request = backend.encode(invocation, streaming, this);
+        accept(execution, request, streaming);
+    }
+
+    /** Counts, records and sends a task encoded already: a new one, or one of an idempotent moroutine whose member left. */
+    void accept(Execution<?> execution, byte[] request, boolean streaming) {
+        active.incrementAndGet();
+        if (lifecycle != OPEN) {
+            active.decrementAndGet();
+            drained();
+            String why = leftReason != null ? leftReason : stopReason;
+            throw new RejectedExecutionException(why + ", so " + name + " cannot run " + execution.invocation());
+        }
+        execution.admitted();
+        long seq = sequence.incrementAndGet();
+        Pending pending = new Pending(execution, request, streaming, seq);
+        inFlight.put(seq, pending);
+        execution.whenComplete((ignored, failure) -> {
+            if (failure instanceof CancellationException && inFlight.containsKey(seq)) {
+                cancelled(pending); // cancelled from outside: stop it on the member too
+            }
+        });
+        if (lifecycle == STOPPED) { // stopped while this was being recorded: its stop may have missed it
+            abandon(pending);
+            return;
+        }
+        long timeout = ownTimeoutNanos(execution.invocation());
+        if (!streaming) {
+            outbox.offer(pending);
+            sendBatch();
+            return;
+        }
+        Envelope envelope = new Envelope(Envelope.STREAM, backend.poolId(), seq, timeout, request, null);
+        try {
+            backend.tasks().submitToMember(envelope, member, new ExecutionCallback<byte[]>() {
+                @Override
+                public void onResponse(byte[] reply) {
+                    answered(pending, reply);
+                }
+
+                @Override
+                public void onFailure(Throwable t) {
+                    failed(pending, t);
+                }
+            });
+        } catch (RuntimeException unreachable) {
+            failed(pending, unreachable);
+        }
+    }
+
+    /**
+     * Sends the tasks waiting in the outbox as one batch, unless a batch is on its way: then the
+     * answer to that one sends the next. So there is one batch in flight per member, in order (the
+     * member runs them in the order they were dispatched), and under load each batch carries what
+     * came meanwhile: one Hazelcast invocation and one wake-up of the member's worker for many tasks.
+     */
+    private void sendBatch() {
+        while (!outbox.isEmpty() && sending.compareAndSet(false, true)) {
+            List<Pending> batch = new ArrayList<>();
+            int bytes = Integer.BYTES;
+            for (Pending next; batch.size() < MAX_BATCH && bytes < MAX_BATCH_BYTES && (next = outbox.poll()) != null; ) {
+                if (inFlight.containsKey(next.seq)) { // not settled meanwhile (cancelled, timed out, stopped)
+                    batch.add(next);
+                    bytes += 2 * Long.BYTES + Integer.BYTES + next.request.length;
+                }
+            }
+            if (batch.isEmpty()) {
+                sending.set(false);
+                continue;
+            }
+            ByteBuffer out = ByteBuffer.allocate(bytes);
+            out.putInt(batch.size());
+            for (Pending pending : batch) {
+                out.putLong(pending.seq).putLong(ownTimeoutNanos(pending.execution.invocation())).putInt(pending.request.length)
+                        .put(pending.request);
+            }
+            Envelope envelope = new Envelope(Envelope.RUN, backend.poolId(), 0, 0, out.array(), null);
+            try {
+                backend.tasks().submitToMember(envelope, member, new ExecutionCallback<byte[]>() {
+                    @Override
+                    public void onResponse(byte[] reply) {
+                        answeredBatch(batch, reply);
+                        sending.set(false);
+                        sendBatch();
+                    }
+
+                    @Override
+                    public void onFailure(Throwable t) {
+                        for (Pending pending : batch) {
+                            failed(pending, t);
+                        }
+                        sending.set(false);
+                        sendBatch();
+                    }
+                });
+            } catch (RuntimeException unreachable) {
+                for (Pending pending : batch) {
+                    failed(pending, unreachable);
+                }
+                sending.set(false);
+            }
+            return;
+        }
+    }
+
+    private void answeredBatch(List<Pending> batch, byte[] reply) {
+        ByteBuffer in = ByteBuffer.wrap(reply);
+        int count = in.getInt();
+        Map<Long, Pending> bySeq = new HashMap<>();
+        for (Pending pending : batch) {
+            bySeq.put(pending.seq, pending);
+        }
+        for (int i = 0; i < count; i++) {
+            long seq = in.getLong();
+            byte[] answer = new byte[in.getInt()];
+            in.get(answer);
+            Pending pending = bySeq.get(seq);
+            if (pending != null) {
+                answered(pending, answer);
+            }
+        }
+    }
+
+    private static long ownTimeoutNanos(Invocation invocation) {
+        Duration own = invocation.timeout();
+        return own == null ? -1 : TimeUnit.NANOSECONDS.convert(own);
+    }
+
+    /** Takes the task out of flight: true for the one caller that may complete it. */
+    private boolean settle(Pending pending) {
+        if (!inFlight.remove(pending.seq, pending)) {
+            return false;
+        }
+        active.decrementAndGet();
+        drained();
+        return true;
+    }
+
+    private void answered(Pending pending, byte[] reply) {
+        if (reply[0] == MemberSide.LEFT) {
+            lost(pending, new String(reply, 1, reply.length - 1, StandardCharsets.UTF_8));
+            return;
+        }
+        if (pending.streaming && reply[0] == MemberSide.OK) {
+            Thread.ofVirtual().name(name + "-stream-" + pending.seq).start(() -> pump(pending));
+            return;
+        }
+        if (!settle(pending)) {
+            return;
+        }
+        complete(pending.execution, reply);
+    }
+
+    private void complete(Execution<?> execution, byte[] reply) {
+        byte[] payload = Arrays.copyOfRange(reply, 1, reply.length);
+        try {
+            switch (reply[0]) {
+                case MemberSide.VALUE -> completeWith(execution, backend.codec().decodeValue(payload));
+                case MemberSide.FAILURE -> {
+                    Throwable failure = backend.codec().decodeFailure(payload);
+                    execution.completeExceptionally(failure instanceof CancellationException ? new CompletionException(failure) : failure);
+                }
+                case MemberSide.CANCELLED -> execution.cancel(new String(payload, StandardCharsets.UTF_8));
+                default -> execution.completeExceptionally(new IllegalStateException("unexpected answer " + reply[0] + " from " + this));
+            }
+        } catch (RuntimeException undecodable) {
+            execution.completeExceptionally(new IllegalStateException("the answer of " + execution.invocation() + " from "
+                    + this + " could not be decoded: " + undecodable, undecodable));
+        }
+    }
+
+    @SuppressWarnings("unchecked") // the result of the moroutine's function, of its R
+    private static <R> void completeWith(Execution<R> execution, Object value) {
+        execution.complete((R) value);
+    }
+
+    /** Hazelcast could not deliver the task or its answer. */
+    private void failed(Pending pending, Throwable failure) {
+        if (ClusterBackend.memberGone(failure)) {
+            lost(pending, "it left the cluster (" + failure + ")");
+            return;
+        }
+        if (settle(pending)) {
+            pending.execution.completeExceptionally(new IllegalStateException(pending.execution.invocation() + " could not"
+                    + " run on " + this + ": " + failure, failure));
+        }
+    }
+
+    /** The member is gone with this task unanswered: run it elsewhere if its moroutine is idempotent, else fail it. */
+    private void lost(Pending pending, String how) {
+        if (!settle(pending)) {
+            return;
+        }
+        if (!pending.streaming && backend.idempotent(pending.execution.invocation()) && backend.rerun(pending, this)) {
+            return;
+        }
+        pending.execution.completeExceptionally(new WorkerDiedException("cluster member " + member + " (" + name + ") left"
+                + " before it answered " + pending.execution.invocation() + ": " + how + "; the task may or may not have run"
+                + " there" + (pending.streaming ? "" : "; mark its moroutine idempotent (ClusterOptions.idempotent) to run it"
+                + " again on another member instead"), null));
+    }
+
+    /** The member left the cluster: every task it had settles now. */
+    void memberLeft(String how) {
+        leftReason = "cluster member " + member + " " + how;
+        stopReason = leftReason;
+        lifecycle = STOPPED;
+        for (Pending pending : inFlight.values()) {
+            lost(pending, how);
+        }
+        stopped.countDown();
+    }
+
+    private void cancelled(Pending pending) {
+        if (settle(pending)) {
+            sendCancel(pending.seq);
+        }
+    }
+
+    private void sendCancel(long seq) {
+        if (leftReason != null) {
+            return;
+        }
+        try {
+            backend.control().submitToMember(new Envelope(Envelope.CANCEL, backend.poolId(), seq, 0, null, null), member);
+        } catch (RuntimeException gone) {
+            // the member or this instance is going: nothing runs there any more
+        }
+    }
+
+    /** On its own virtual thread: pulls the stream's items from the member into the caller's pipe. */
+    @SuppressWarnings("unchecked") // a streaming call's output is its pipe
+    private void pump(Pending pending) {
+        Endpoint.Binding output = pending.execution.output();
+        Pipe<Object> pipe = (Pipe<Object>) output.open(this);
+        Envelope pull = new Envelope(Envelope.PULL, backend.poolId(), pending.seq, MemberSide.RELAY_CAPACITY, null, null);
+        try {
+            Future<byte[]> next = backend.control().submitToMember(pull, member);
+            for (;;) {
+                if (!inFlight.containsKey(pending.seq)) {
+                    return; // settled meanwhile: cancelled, timed out, stopped, or its member left
+                }
+                byte[] reply;
+                try {
+                    reply = next.get();
+                } catch (ExecutionException failed) {
+                    failed(pending, failed.getCause());
+                    return;
+                }
+                byte kind = reply[0];
+                if (kind == MemberSide.ITEMS) {
+                    next = backend.control().submitToMember(pull, member); // the next batch comes while this one is emitted
+                }
+                if (kind == MemberSide.ITEMS || kind == MemberSide.END) {
+                    Object[] items = (Object[]) backend.codec().decodeValue(Arrays.copyOfRange(reply, 1, reply.length));
+                    for (Object item : items) {
+                        pipe.emit(item); // waits while the pipe is full: backpressure
+                    }
+                    if (kind == MemberSide.END) {
+                        pipe.finish();
+                        if (settle(pending)) {
+                            completeWith(pending.execution, null);
+                        }
+                        return;
+                    }
+                } else if (kind == MemberSide.LEFT) {
+                    lost(pending, new String(reply, 1, reply.length - 1, StandardCharsets.UTF_8));
+                    return;
+                } else {
+                    if (settle(pending)) {
+                        complete(pending.execution, reply);
+                    }
+                    return;
+                }
+            }
+        } catch (CancellationException closed) { // the consumer closed the stream: its execution is cancelled
+            cancelled(pending);
+        } catch (InterruptedException interrupted) {
+            if (settle(pending)) {
+                pending.execution.cancel(name + " was stopped");
+                sendCancel(pending.seq);
+            }
+        } catch (RuntimeException | Error broken) {
+            if (settle(pending)) {
+                pending.execution.completeExceptionally(broken);
+                sendCancel(pending.seq);
+            }
+        }
+    }
+
+    private void abandon(Pending pending) {
+        if (settle(pending)) {
+            pending.execution.cancel(stopReason + " while this task was on " + this);
+        }
+    }
+
+    /** Once draining and every task answered: closes the pool on the member, which closes the task-arg values there. */
+    private void drained() {
+        if (lifecycle == DRAINING && active.get() == 0 && closing.compareAndSet(false, true)) {
+            closeOnMember(true);
+        }
+    }
+
+    private void closeOnMember(boolean graceful) {
+        if (leftReason != null) {
+            stopped.countDown();
+            return;
+        }
+        try {
+            backend.control().submitToMember(new Envelope(Envelope.CLOSE, backend.poolId(), 0, graceful ? 1 : 0, null, null),
+                    member, new ExecutionCallback<byte[]>() {
+                        @Override
+                        public void onResponse(byte[] reply) {
+                            stopped.countDown();
+                        }
+
+                        @Override
+                        public void onFailure(Throwable t) {
+                            stopped.countDown();
+                        }
+                    });
+        } catch (RuntimeException gone) {
+            stopped.countDown();
+        }
+    }
+
+    @Override
+    public boolean isCurrent() {
+        return false; // its tasks run on the member's thread, never on one of this JVM's callers
+    }
+
+    /** Never called: the stop hand-shake runs only for executions run in this process; a stop is sent to the member. */
+    @Override
+    public void interruptRun() {}
+
+    @Override
+    public SpinBudget callerSpin() {
+        return callerSpin;
+    }
+
+    @Override
+    public WorkerGroup group() {
+        return group;
+    }
+
+    @Override
+    public void drain(String reason) {
+        if (lifecycle == OPEN) {
+            stopReason = reason;
+            lifecycle = DRAINING;
+            drained();
+        }
+    }
+
+    @Override
+    public void forceStop(String reason) {
+        if (lifecycle == STOPPED) {
+            return;
+        }
+        stopReason = reason;
+        lifecycle = STOPPED;
+        for (Pending pending : inFlight.values()) {
+            abandon(pending);
+        }
+        if (closing.compareAndSet(false, true)) {
+            closeOnMember(false);
+        } else {
+            // a graceful close is on its way; the member's forced close comes with this one
+            try {
+                backend.control().submitToMember(new Envelope(Envelope.CLOSE, backend.poolId(), 0, 0, null, null), member);
+            } catch (RuntimeException gone) {
+                stopped.countDown();
+            }
+        }
+    }
+
+    @Override
+    public boolean awaitStopped(long timeout, TimeUnit unit) throws InterruptedException {
+        return stopped.await(timeout, unit);
+    }
+
+    @Override
+    public boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
+    @Override
+    public Execution<?> running() {
+        for (Pending pending : inFlight.values()) {
+            return pending.execution;
+        }
+        return null;
+    }
+
+    @Override
+    public int activeCount() {
+        return active.get();
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return "cluster worker " + index + " (" + name + ", member " + member.getAddress() + ")";
+    }
+}

@@ -1,0 +1,86 @@
+package dev.moroutine.internal.call;
+
+import static dev.moroutine.Moroutine.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.moroutine.Mo1;
+import dev.moroutine.WorkerHandle;
+import dev.moroutine.internal.dispatch.Worker;
+import dev.moroutine.testing.NoLeakedWorkers;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Workers that come and go (a cluster's members): what balancers, assignments and close() see. */
+@ExtendWith(NoLeakedWorkers.class)
+@Timeout(60)
+class WorkerPoolMembershipTest {
+
+    static final Mo1<Integer, Integer> twice = mo(x -> 2 * x);
+
+    private static WorkerPool pool(int size) {
+        return new WorkerPool(size, roundRobin(), null, null, 16, null, WorkerPool.THREADS);
+    }
+
+    @Test
+    void anAddedWorkerGetsTheNextIndexAndTasks() {
+        try (WorkerPool pool = pool(2)) {
+            Worker added = pool.addWorker(WorkerPool.THREADS);
+            assertEquals(2, added.index());
+            assertEquals(3, pool.workers().size());
+            assertSame(added, pool.workers().get(2));
+            assertEquals(14, pool.run(assign(added, twice.call(7))));
+            int onAdded = 0;
+            for (int i = 0; i < 30; i++) {
+                if (pool.workerFor(twice.call(i)) == added) {
+                    onAdded++;
+                }
+            }
+            assertEquals(10, onAdded, "round robin over the three workers");
+        }
+    }
+
+    @Test
+    void aRemovedWorkerIsNoLongerChosenAndIndicesAreNotReused() throws InterruptedException {
+        try (WorkerPool pool = pool(3)) {
+            Worker leaving = (Worker) pool.workers().get(1);
+            assertTrue(pool.removeWorker(leaving));
+            assertFalse(pool.removeWorker(leaving));
+            leaving.forceStop("it left");
+            assertTrue(leaving.awaitStopped(10, TimeUnit.SECONDS));
+            List<WorkerHandle> left = pool.workers();
+            assertEquals(2, left.size());
+            for (int i = 0; i < 20; i++) {
+                assertNotSame(leaving, pool.workerFor(twice.call(i)));
+                assertEquals(2 * i, pool.run(twice.call(i)));
+            }
+            RejectedExecutionException refused = assertThrows(RejectedExecutionException.class,
+                    () -> pool.run(assign(leaving, twice.call(1))));
+            assertTrue(refused.getMessage().startsWith("it left"), refused.getMessage());
+            assertEquals(3, pool.addWorker(WorkerPool.THREADS).index());
+        }
+    }
+
+    @Test
+    void aPoolWithNoWorkersLeftRefusesWithAMessage() throws InterruptedException {
+        try (WorkerPool pool = pool(1)) {
+            Worker only = (Worker) pool.workers().get(0);
+            pool.removeWorker(only);
+            only.forceStop("it left");
+            assertTrue(only.awaitStopped(10, TimeUnit.SECONDS));
+            RejectedExecutionException refused = assertThrows(RejectedExecutionException.class, () -> pool.run(twice.call(1)));
+            assertTrue(refused.getMessage().contains("has no workers now"), refused.getMessage());
+        }
+    }
+
+    @Test
+    void aClosedPoolTakesNoNewWorker() {
+        WorkerPool pool = pool(1);
+        pool.close();
+        assertThrows(RejectedExecutionException.class, () -> pool.addWorker(WorkerPool.THREADS));
+        assertEquals(1, pool.workers().size());
+    }
+}
