@@ -132,6 +132,46 @@ class WorkerPoolMembershipReviewTest {
         assertTrue(stoppedWhenCloseReturned, "close() returned while a worker of the pool was still closing its task-arg values");
     }
 
+    /**
+     * addWorker calls the backend's start (for a cluster: remote, possibly slow) while holding the
+     * pool's lock, which terminate() (and close(), removeWorker) then waits for: terminate(), "May be
+     * called from a worker" and meant to fail unfinished tasks at once, is held by a member that is
+     * slow to join.
+     */
+    @Test
+    void terminateIsNotHeldByAWorkerThatIsSlowToStart() throws Exception {
+        CountDownLatch inStart = new CountDownLatch(1);
+        CountDownLatch letStart = new CountDownLatch(1);
+        WorkerPool pool = manual(1, roundRobin());
+        WorkerPool.Backend slowToJoin = (name, index, group) -> {
+            inStart.countDown();
+            try {
+                letStart.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return backend.start(name, index, group);
+        };
+        CompletableFuture<Worker> joining = CompletableFuture.supplyAsync(() -> pool.addWorker(slowToJoin));
+        assertTrue(inStart.await(10, TimeUnit.SECONDS));
+        CompletableFuture<Void> terminated = CompletableFuture.runAsync(pool::terminate);
+        boolean prompt;
+        try {
+            terminated.get(2, TimeUnit.SECONDS);
+            prompt = true;
+        } catch (java.util.concurrent.TimeoutException held) {
+            prompt = false;
+        }
+        letStart.countDown();
+        terminated.get(10, TimeUnit.SECONDS);
+        try {
+            joining.get(10, TimeUnit.SECONDS).forceStop("cleanup");
+        } catch (java.util.concurrent.ExecutionException refused) {
+            // refused because the pool was terminated first: fine
+        }
+        assertTrue(prompt, "terminate() waited for a worker's start, which addWorker runs under the pool's lock");
+    }
+
     /** WorkerHandle.index(): "This worker's position in its pool's Pool#workers() list." Not once one has left. */
     @Test
     void aHandlesIndexIsItsPositionInWorkers() throws InterruptedException {
