@@ -9,6 +9,7 @@ import dev.moroutine.WorkerHandle;
 import dev.moroutine.internal.dispatch.ManualBackend;
 import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.testing.NoLeakedWorkers;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -19,13 +20,13 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Review of 11bf99e (workers that come and go): what the pool's existing contracts promise once a
+ * Workers that come and go (a cluster's members): what the pool's existing contracts promise once a
  * worker has been removed. The manual backend makes each order deterministic: the "member leaves"
  * event is written down between two steps of the pool instead of raced.
  */
 @ExtendWith(NoLeakedWorkers.class)
 @Timeout(60)
-class WorkerPoolMembershipReviewTest {
+class WorkerPoolLeavingTest {
 
     static final Mo1<Integer, Integer> twice = mo(x -> 2 * x);
     static final Mo1<AtomicBoolean, AutoCloseable> closeable = mo(closed -> () -> closed.set(true));
@@ -152,9 +153,11 @@ class WorkerPoolMembershipReviewTest {
             }
             return backend.start(name, index, group);
         };
-        CompletableFuture<Worker> joining = CompletableFuture.supplyAsync(() -> pool.addWorker(slowToJoin));
+        // Threads of their own: the common pool may have one thread, which the blocked start would hold.
+        java.util.concurrent.Executor threads = command -> Thread.ofPlatform().daemon().start(command);
+        CompletableFuture<Worker> joining = CompletableFuture.supplyAsync(() -> pool.addWorker(slowToJoin), threads);
         assertTrue(inStart.await(10, TimeUnit.SECONDS));
-        CompletableFuture<Void> terminated = CompletableFuture.runAsync(pool::terminate);
+        CompletableFuture<Void> terminated = CompletableFuture.runAsync(pool::terminate, threads);
         boolean prompt;
         try {
             terminated.get(2, TimeUnit.SECONDS);
@@ -172,19 +175,20 @@ class WorkerPoolMembershipReviewTest {
         assertTrue(prompt, "terminate() waited for a worker's start, which addWorker runs under the pool's lock");
     }
 
-    /** WorkerHandle.index(): "This worker's position in its pool's Pool#workers() list." Not once one has left. */
+    /**
+     * WorkerHandle.index() is a worker's number, never reused: once one has left, workers() keeps
+     * index order with a gap, and a worker added later gets the next number.
+     */
     @Test
-    void aHandlesIndexIsItsPositionInWorkers() throws InterruptedException {
+    void indicesStayInOrderWithGapsAndAreNeverReused() throws InterruptedException {
         try (WorkerPool pool = new WorkerPool(3, roundRobin(), null, null, 16, null, WorkerPool.THREADS)) {
             Worker leaving = (Worker) pool.workers().get(1);
             assertTrue(pool.removeWorker(leaving));
             leaving.forceStop("it left");
             assertTrue(leaving.awaitStopped(10, TimeUnit.SECONDS));
-            for (WorkerHandle handle : pool.workers()) {
-                int index = handle.index();
-                assertTrue(index < pool.workers().size() && pool.workers().get(index) == handle,
-                        handle + " has index " + index + " but workers() is " + pool.workers());
-            }
+            Worker joined = pool.addWorker(WorkerPool.THREADS);
+            assertEquals(List.of(0, 2, 3), pool.workers().stream().map(WorkerHandle::index).toList());
+            assertEquals(3, joined.index());
         }
     }
 }
