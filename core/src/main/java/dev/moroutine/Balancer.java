@@ -17,7 +17,9 @@ public interface Balancer {
     /**
      * Picks the worker for a task.
      *
-     * @param workers the pool's workers, in index order; never empty, never modified
+     * @param workers the pool's workers at this moment, in index order; never empty, never modified. In
+     *     a pool whose workers come and go (a cluster) each call gets the current snapshot, so a
+     *     balancer that keeps state between calls must not assume the same list, size or positions
      * @param task the task to place; {@link Moroutine#isTask} and a moroutine's {@code args(task)}
      *     give typed access to its arguments
      * @return one of {@code workers}

@@ -24,7 +24,10 @@ public sealed interface WorkerHandle permits dev.moroutine.internal.dispatch.Wor
     String name();
 
     /**
-     * This worker's position in its pool's {@link Pool#workers()} list.
+     * This worker's number in its pool: given in the order the pool's workers were made, from 0, and
+     * never reused. In a pool whose workers never change (threads, worker JVMs) it is also the
+     * worker's position in {@link Pool#workers()}; in one whose workers come and go (the members of a
+     * cluster), {@code workers()} holds the current workers in index order, with gaps.
      *
      * @return the index, from 0
      */

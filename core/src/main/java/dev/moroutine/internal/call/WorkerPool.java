@@ -39,9 +39,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the interrupt cannot hold it, while one that obeys has ended and closed its worker's values.
  *
  * <p>The array is fixed for a pool of threads. A backend whose workers come and go (the members of
- * a cluster) calls {@link #addWorker} and {@link #removeWorker}: each publishes a new array (copy on
- * write, under the pool's lock), so a balancer sees a consistent snapshot per task, and a worker is
- * never added once {@link #close()} or {@link #terminate()} has taken its snapshot of the workers.
+ * a cluster) calls {@link #addWorker} and {@link #removeWorker}: each publishes new arrays (copy on
+ * write, under the pool's lock), so a balancer sees a consistent snapshot per task. Two arrays:
+ * {@code workers}, what balancers choose from, and {@code members}, which also keeps the workers
+ * that were removed but have not stopped yet, so that {@link #close()} drains and waits for them and
+ * {@link #terminate()} stops them like any other (removed workers that have stopped are dropped
+ * from it at the next change). A worker is started outside the lock (a remote start may be slow)
+ * and published under it only if the pool is still open, so it is never added once close() or
+ * terminate() has taken its snapshot of the members; one that started too late is stopped. A task
+ * whose chosen worker leaves before it is queued there, and refuses it, is placed again.
  */
 public final class WorkerPool implements Pool, WorkerGroup {
 
@@ -70,6 +76,8 @@ public final class WorkerPool implements Pool, WorkerGroup {
     /** Replaced, never modified, by {@link #addWorker} and {@link #removeWorker}, under {@code this}. */
     private volatile Worker[] workers;
     private volatile List<WorkerHandle> handles;
+    /** {@code workers} and the removed ones not yet seen stopped; replaced under {@code this}. */
+    private Worker[] members;
     /** The index the next added worker gets; under {@code this}. */
     private int nextIndex;
     private final Balancer balancer;
@@ -124,6 +132,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
             made[i] = backend.start(name + "-worker-" + i, i, this);
         }
         this.workers = made;
+        this.members = made;
         this.handles = List.of(made);
         this.nextIndex = size;
     }
@@ -136,23 +145,34 @@ public final class WorkerPool implements Pool, WorkerGroup {
      * @return the worker
      * @throws RejectedExecutionException if the pool is closing or closed
      */
-    public synchronized Worker addWorker(Backend backend) {
-        if (state != OPEN) {
-            throw new RejectedExecutionException(name + " is closed, so it takes no new worker");
+    public Worker addWorker(Backend backend) {
+        int index;
+        synchronized (this) {
+            if (state != OPEN) {
+                throw new RejectedExecutionException(name + " is closed, so it takes no new worker");
+            }
+            index = nextIndex++;
         }
-        int index = nextIndex++;
         Worker added = backend.start(name + "-worker-" + index, index, this);
-        Worker[] grown = Arrays.copyOf(workers, workers.length + 1);
-        grown[workers.length] = added;
-        workers = grown;
-        handles = List.of(grown);
-        return added;
+        synchronized (this) {
+            if (state == OPEN) {
+                Worker[] grown = Arrays.copyOf(workers, workers.length + 1);
+                grown[workers.length] = added;
+                workers = grown;
+                handles = List.of(grown);
+                members = withoutStopped(grown);
+                return added;
+            }
+        }
+        String why = name + " was closed while " + added + " started";
+        added.forceStop(why);
+        throw new RejectedExecutionException(why + "; it takes no new worker");
     }
 
     /**
-     * Takes a worker out of the pool: balancers no longer see it, and {@link #close()} no longer
-     * waits for it. The backend stops it ({@link Worker#forceStop}) and settles its tasks; a task
-     * assigned to it is refused by it.
+     * Takes a worker out of the pool: balancers no longer see it, a task assigned to it is refused
+     * by it, and the backend stops it ({@link Worker#forceStop}) and settles its tasks. Until it has
+     * stopped, {@link #close()} still waits for it and {@link #terminate()} stops it.
      *
      * @param worker one of this pool's workers
      * @return whether it was one of them (and is no longer)
@@ -166,15 +186,30 @@ public final class WorkerPool implements Pool, WorkerGroup {
                 System.arraycopy(current, i + 1, shrunk, i, current.length - i - 1);
                 workers = shrunk;
                 handles = List.of(shrunk);
+                members = withoutStopped(shrunk);
                 return true;
             }
         }
         return false;
     }
 
-    /** The workers, read under the lock after a change of state, so that no worker is added after this snapshot. */
+    /** {@code current} and the former members that have not stopped yet; under {@code this}. */
+    private Worker[] withoutStopped(Worker[] current) {
+        List<Worker> kept = new ArrayList<>(Arrays.asList(current));
+        for (Worker member : members) {
+            if (!kept.contains(member) && !member.isStopped()) {
+                kept.add(member);
+            }
+        }
+        return kept.toArray(Worker[]::new);
+    }
+
+    /**
+     * The members (removed workers that may still run included), read under the lock after a change
+     * of state, so that no worker is added after this snapshot.
+     */
     private synchronized Worker[] snapshot() {
-        return workers;
+        return members;
     }
 
     /** A channel does not run on a worker: like its {@code join()}, running it attaches a consumer on the caller. */
@@ -184,7 +219,16 @@ public final class WorkerPool implements Pool, WorkerGroup {
             checkOpen(task);
             return task.join();
         }
-        return call.runOn(place(call));
+        for (;;) {
+            Worker worker = place(call);
+            try {
+                return call.runOn(worker);
+            } catch (RejectedExecutionException refused) { // from the dispatch: a task's own failure comes wrapped
+                if (!left(call, worker)) {
+                    throw refused;
+                }
+            }
+        }
     }
 
     @Override
@@ -193,7 +237,16 @@ public final class WorkerPool implements Pool, WorkerGroup {
             checkOpen(task);
             return task.future();
         }
-        return call.submitTo(place(call));
+        for (;;) {
+            Worker worker = place(call);
+            try {
+                return call.submitTo(worker);
+            } catch (RejectedExecutionException refused) {
+                if (!left(call, worker)) {
+                    throw refused;
+                }
+            }
+        }
     }
 
     @Override
@@ -215,7 +268,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
                 prepared.add(task instanceof Call<? extends R> call ? call.prepare(this) : Call.Prepared.attached(task));
             }
             for (Call.Prepared<? extends R> next : prepared) {
-                futures.add(next.call() != null ? next.sendTo(place(next.call())) : next.sendTo(null));
+                futures.add(next.call() != null ? sendPlaced(next) : next.sendTo(null));
             }
         } catch (RuntimeException refused) { // refused, or the pool closed part-way: still wait for what was sent
             failure = refused;
@@ -246,6 +299,30 @@ public final class WorkerPool implements Pool, WorkerGroup {
             throw failure;
         }
         return (List<R>) Collections.unmodifiableList(Arrays.asList(results));
+    }
+
+    /** Sends a batch's prepared call where {@link #place} says, again if that worker left meanwhile. */
+    @SuppressWarnings("unchecked") // a call prepared again has the type it had
+    private <R> CompletableFuture<R> sendPlaced(Call.Prepared<R> prepared) {
+        for (Call.Prepared<R> next = prepared; ; ) {
+            Worker worker = place(next.call());
+            try {
+                return next.sendTo(worker);
+            } catch (RejectedExecutionException refused) { // the refused execution was failed, releasing what it attached
+                if (!left(next.call(), worker)) {
+                    throw refused;
+                }
+                next = (Call.Prepared<R>) next.call().prepare(this);
+            }
+        }
+    }
+
+    /**
+     * Whether a refusal came from a worker that the balancer chose and that left the pool before
+     * the call was queued there: such a call is placed again (an assigned one is not).
+     */
+    private boolean left(Call<?> call, Worker worker) {
+        return call.assigned() == null && state == OPEN && !Arrays.asList(workers).contains(worker);
     }
 
     /** The worker that runs {@code call}: its assignment, or the balancer's choice. */
