@@ -1,0 +1,38 @@
+package dev.moroutine.isolated;
+
+import static dev.moroutine.Moroutine.assign;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.moroutine.Moroutine;
+import dev.moroutine.Pool;
+import dev.moroutine.stream.StreamTask;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Adversarial review of streams on worker JVMs (branch istream at 0d1681e). */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class IstreamReviewTest {
+
+    /**
+     * A stream argument whose producer cannot be started (its assigned worker's pool is closed):
+     * the feeder's open throws, the task fails, and the worker must go on. The pump's settle()
+     * then stops the feeder, whose binding was never opened: StreamCall's closeAfterRun does
+     * live.close() on a null live.
+     */
+    @Test
+    void aStreamArgumentThatCannotBeOpenedFailsTheTaskAndTheWorkerGoesOn() throws Exception {
+        Pool closed = Moroutine.workers(1);
+        var handle = closed.workers().get(0);
+        closed.close();
+        @SuppressWarnings("unchecked")
+        StreamTask<Integer> unstartable = (StreamTask<Integer>) (Object) assign(handle, Jobs.countUp.call(10));
+        try (Pool own = Isolated.workers(1, IsolatedOptions.defaults())) {
+            Exception failed = assertThrows(Exception.class,
+                    () -> own.submit(StreamJobs.stats.call(unstartable)).get(20, TimeUnit.SECONDS));
+            assertEquals(false, failed instanceof java.util.concurrent.TimeoutException, "the task was never settled: " + failed);
+            assertEquals(49, own.submit(Jobs.square.call(7)).get(20, TimeUnit.SECONDS), "the worker goes on");
+        }
+    }
+}
