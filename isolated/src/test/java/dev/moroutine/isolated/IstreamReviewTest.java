@@ -35,4 +35,23 @@ class IstreamReviewTest {
             assertEquals(49, own.submit(Jobs.square.call(7)).get(20, TimeUnit.SECONDS), "the worker goes on");
         }
     }
+
+    /**
+     * The same cause, reached without a closed pool: a stream argument whose producer is assigned
+     * to the very isolated worker that runs the consumer. A thread worker refuses it with "would
+     * wait for itself" and goes on; here the refusal is thrown on the pump (isCurrent() is the
+     * pump), by the feeder's open, and settle() then kills the pump with the NPE.
+     */
+    @Test
+    void aStreamArgumentAssignedToTheConsumersOwnWorkerIsRefusedAndTheWorkerGoesOn() throws Exception {
+        try (Pool own = Isolated.workers(1, IsolatedOptions.defaults())) {
+            var w0 = own.workers().get(0);
+            @SuppressWarnings("unchecked")
+            StreamTask<Integer> onItself = (StreamTask<Integer>) (Object) assign(w0, Jobs.countUp.call(10));
+            java.util.concurrent.ExecutionException failed = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> own.submit(assign(w0, StreamJobs.stats.call(onItself))).get(20, TimeUnit.SECONDS));
+            assertEquals(true, String.valueOf(failed.getCause()).contains("wait for itself"), String.valueOf(failed.getCause()));
+            assertEquals(49, own.submit(Jobs.square.call(7)).get(20, TimeUnit.SECONDS), "the worker goes on");
+        }
+    }
 }
