@@ -41,6 +41,8 @@ final class StreamFeeder {
     private volatile long credited;
     private volatile boolean stopped;
     private Thread thread;
+    /** Set on the pump once the binding is open; read there by {@link #stop}. */
+    private boolean opened;
     /** The pump's: the end or failure was sent. */
     boolean ended;
 
@@ -59,6 +61,7 @@ final class StreamFeeder {
     /** Opens the binding on {@code worker} and starts reading it. */
     void start(Worker worker, String name) {
         Object opened = binding.open(worker);
+        this.opened = true;
         thread = Thread.ofVirtual().name(name + "-feed-" + seq + "-" + position).start(() -> feed((Iterable<?>) opened));
     }
 
@@ -98,7 +101,9 @@ final class StreamFeeder {
     /** The task completed: the stream's end here is closed, which ends the feeder. */
     void stop() {
         stopped = true;
-        binding.closeAfterRun();
+        if (opened) { // a binding that could not be opened (refused, or its pool closed) has nothing to close
+            binding.closeAfterRun();
+        }
         if (thread != null) {
             LockSupport.unpark(thread);
         }

@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Adversarial review of streams on worker JVMs (branch istream at 0d1681e). */
+/** A stream argument that cannot be opened fails its own task only: the worker JVM and its pump go on. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class IstreamReviewTest {
+class StreamArgumentRefusalTest {
 
     /**
      * A stream argument whose producer cannot be started (its assigned worker's pool is closed):
