@@ -252,6 +252,9 @@ public final class IsolatedWorker implements Worker {
     }
 
     private void wake() {
+        // The caller's offer may be a release store only (a feeder's SPSC queue): without a fence this
+        // read of parked could pass it while the pump, having set parked, finds the queue empty and sleeps.
+        VarHandle.fullFence();
         if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
             selector.wakeup();
         }
