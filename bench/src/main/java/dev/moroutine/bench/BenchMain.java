@@ -198,7 +198,7 @@ public final class BenchMain {
                 + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
         Chart.write(rows, title, chart);
         String summary = ResultsTable.summary(rows);
-        String targets = Targets.render(Targets.evaluate(rows, took, everything && "quick".equals(modeName)));
+        String targets = Targets.render(Targets.evaluate(rows, took, everything && "quick".equals(modeName) && busy == 0));
         String underLoad = busy > 0 ? ResultsTable.underLoad(rows, ResultsTable.rows(busyResults), busyLabel(busy)) : "";
         String report = header(modeName, mode, include, busy, results, node, start, took, loadBefore, loadAfter)
                 + "## Summary\n\n" + summary + "\n"

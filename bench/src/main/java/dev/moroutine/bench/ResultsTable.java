@@ -56,7 +56,12 @@ public final class ResultsTable {
         /** An upper bound rather than a peer (a hand-off that spins and never parks); shown, never compared. */
         BOUND,
         /** A figure measured elsewhere (the seed's); shown, never compared. */
-        REFERENCE
+        REFERENCE,
+        /**
+         * A peer of the worker-JVM rows (a child process fed through a pipe), not of the in-process ones:
+         * shown, and compared with {@code moroutine-isolated} by the targets only.
+         */
+        PROCESS_PEER
     }
 
     /**
@@ -308,6 +313,7 @@ public final class ResultsTable {
         Role role = system == null ? Role.PEER
                 : system.startsWith(Dispatcher.MOROUTINE) ? Role.MOROUTINE
                 : system.equals(Transport.SPSC) ? Role.BOUND
+                : system.equals(ProcessPeers.PIPE) ? Role.PROCESS_PEER
                 : Role.PEER;
         return switch (method) {
             case "pingPong" -> new Placement(Shapes.PING_PONG, system, role);
@@ -447,6 +453,7 @@ public final class ResultsTable {
             case PEER -> SYSTEM_ORDER.size() + 2;
             case BOUND -> SYSTEM_ORDER.size() + 3;
             case REFERENCE -> SYSTEM_ORDER.size() + 4;
+            case PROCESS_PEER -> SYSTEM_ORDER.size() + 5;
         };
     }
 
