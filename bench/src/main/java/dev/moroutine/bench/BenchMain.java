@@ -1,10 +1,12 @@
 package dev.moroutine.bench;
 
+import static dev.moroutine.bench.RunInfo.git;
+import static dev.moroutine.bench.RunInfo.load;
+
 import dev.moroutine.Moroutine;
 import dev.moroutine.bench.ResultsTable.Row;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -385,29 +387,5 @@ public final class BenchMain {
         } catch (IOException | URISyntaxException | RuntimeException e) {
             return "an unknown place";
         }
-    }
-
-    /** Runs git in the working directory: its first line of output, "" for none, or "unknown" when git fails. */
-    private static String git(String... args) {
-        List<String> command = new ArrayList<>(List.of("git"));
-        command.addAll(List.of(args));
-        try {
-            Process git = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            return git.waitFor() == 0 ? out.lines().findFirst().orElse("") : "unknown";
-        } catch (IOException e) {
-            return "unknown";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown";
-        }
-    }
-
-    private static double load() {
-        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-    }
-
-    private static String load(double load) {
-        return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f", load);
     }
 }

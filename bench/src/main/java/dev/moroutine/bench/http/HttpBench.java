@@ -1,11 +1,13 @@
 package dev.moroutine.bench.http;
 
+import static dev.moroutine.bench.RunInfo.git;
+import static dev.moroutine.bench.RunInfo.load;
+
 import dev.moroutine.bench.http.HttpServers.Contender;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -382,29 +384,6 @@ public final class HttpBench {
             Thread.currentThread().interrupt();
             return "wrk";
         }
-    }
-
-    private static String git(String... args) {
-        List<String> command = new ArrayList<>(List.of("git"));
-        command.addAll(List.of(args));
-        try {
-            Process git = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            return git.waitFor() == 0 ? out.lines().findFirst().orElse("") : "unknown";
-        } catch (IOException e) {
-            return "unknown";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown";
-        }
-    }
-
-    private static double load() {
-        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-    }
-
-    private static String load(double load) {
-        return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f", load);
     }
 
     /** Requests per second, rounded to three significant figures and grouped: {@code 45,100}. */
