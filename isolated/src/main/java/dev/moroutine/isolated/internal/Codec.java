@@ -41,6 +41,8 @@ import org.apache.fory.memory.MemoryBuffer;
  *                         or TASK_ARG (byte), its key (int64, see {@link Invocation#key()}), then its invocation
  *                         or SHARED (byte), then where the value lives (see {@link SharedCrossing})
  *                         or STREAM (byte): a stream or channel argument, whose items follow as the task runs
+ *                         or SIGNAL (byte), then its reason (a Fory string, null while it has not fired); a later
+ *                         firing follows as a message of its own
  * </pre>
  * A task-arg is always sent whole: the receiver resolves it once per key and uses the invocation it
  * made first ever after, so that its task-arg cache, which is keyed by identity, hits.
@@ -54,6 +56,7 @@ public final class Codec {
     private static final byte TASK_ARG = 1;
     private static final byte SHARED = 2;
     private static final byte STREAM = 3;
+    private static final byte SIGNAL = 4;
     private static final Pattern UNREGISTERED = Pattern.compile("[Cc]lass (\\S+) is not registered");
 
     private final ThreadSafeFory fory;
@@ -109,6 +112,17 @@ public final class Codec {
         default Object stream(int position) {
             throw new UnsupportedOperationException("stream arguments do not cross here");
         }
+
+        /**
+         * A signal argument, fired by the sender when the signal it stands for fires.
+         *
+         * @param position the argument's position
+         * @param reason the reason it fired with before the task was sent, or null if it had not fired
+         * @return what stands for it in the invocation (a {@link Signal})
+         */
+        default Signal signal(int position, String reason) {
+            throw new UnsupportedOperationException("signal arguments do not cross here");
+        }
     }
 
     /**
@@ -119,8 +133,8 @@ public final class Codec {
      * @return the bytes
      * @throws IllegalArgumentException if an argument's class is not registered or cannot be encoded, or
      *     it is a shared value that lives outside the files worker JVMs map ({@link SharedCrossing})
-     * @throws UnsupportedOperationException if an argument is a signal, or a task-arg's argument is a
-     *     stream or a channel, which do not cross yet
+     * @throws UnsupportedOperationException if a task-arg's argument is a signal, a stream or a channel,
+     *     which do not cross yet
      */
     public byte[] encodeInvocation(Invocation invocation, String destination) {
         return fory.execute(encoder -> {
@@ -163,6 +177,11 @@ public final class Codec {
                 out.writeByte(STREAM);
                 continue;
             }
+            if (arg instanceof Signal signal && task) { // a later firing follows as a message (see IsolatedWorker)
+                out.writeByte(SIGNAL);
+                encoder.serialize(out, signal.reason());
+                continue;
+            }
             if (arg instanceof SharedValue value) {
                 out.writeByte(SHARED);
                 SharedCrossing.write(encoder, out, value, argument, destination);
@@ -181,7 +200,7 @@ public final class Codec {
 
     private static void refuseUnsupported(Object arg, String argument, String destination) {
         String what = arg instanceof StreamArg stream ? "a stream (" + stream.endpoint() + ") given to a task-arg"
-                : arg instanceof Signal ? "a Signal"
+                : arg instanceof Signal ? "a Signal given to a task-arg"
                 : null;
         if (what != null) {
             throw new UnsupportedOperationException(argument + " is " + what + ", which cannot cross to isolated worker "
@@ -234,6 +253,8 @@ public final class Codec {
                 args[i] = SharedCrossing.read(decoder, in);
             } else if (kind == STREAM) {
                 args[i] = calls.stream(i);
+            } else if (kind == SIGNAL) {
+                args[i] = calls.signal(i, (String) decoder.deserialize(in));
             } else {
                 args[i] = decoder.deserialize(in);
             }
