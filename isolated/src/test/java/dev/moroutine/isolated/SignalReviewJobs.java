@@ -1,14 +1,17 @@
 package dev.moroutine.isolated;
 
 import static dev.moroutine.Moroutine.mo;
+import static dev.moroutine.stream.Streaming.streaming;
 
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.Signal;
+import dev.moroutine.stream.StreamMo1;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /** Moroutines of {@link SignalReviewTest}, loaded in the worker JVMs too. */
 public final class SignalReviewJobs {
@@ -41,6 +44,10 @@ public final class SignalReviewJobs {
 
     /** Takes a large argument, to fill the request ring, and waits for its signal. */
     public static final Mo2<String, Signal, String> awaitAbortWithPayload = mo((payload, signal) -> awaitReason(signal));
+
+    /** Counts up until its signal fires (ten million at most). */
+    public static final StreamMo1<Signal, Integer> countUntilAborted = streaming(signal ->
+            IntStream.iterate(0, i -> i < 10_000_000 && !signal.aborted(), i -> i + 1).boxed());
 
     /** The same signal twice: both must fire. */
     public static final Mo2<Signal, Signal, String> awaitBoth = mo((first, second) -> {

@@ -1,16 +1,21 @@
 package dev.moroutine.isolated;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moroutine.AbortController;
 import dev.moroutine.Pool;
 import dev.moroutine.Signal;
 import dev.moroutine.WorkerHandle;
+import dev.moroutine.stream.LiveStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -126,6 +131,32 @@ class SignalReviewTest {
         }
         assertEquals(10, signal.registered.get());
         assertEquals(0, signal.open.get());
+    }
+
+    @Test
+    void aStreamingTaskStopsWhenItsSignalFires() {
+        AbortController controller = new AbortController();
+        int taken = 0;
+        try (LiveStream<Integer> items = pool.run(SignalReviewJobs.countUntilAborted.call(controller.signal()))) {
+            Iterator<Integer> it = items.iterator();
+            for (; it.hasNext(); taken++) {
+                it.next();
+                if (taken == 5) {
+                    controller.abort("enough");
+                }
+            }
+        }
+        assertTrue(taken < 10_000_000, "the producer in the worker JVM saw its signal fire: " + taken);
+    }
+
+    @Test
+    void aSignalInsideAnArgumentIsRefusedWithAMessageAboutSignals() {
+        Signal signal = new AbortController().signal();
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> pool.run(Jobs.describe.call(List.of(signal))));
+        assertFalse(refused.getMessage().contains("register("),
+                "the advice names AbortController's private class, which no one can register: " + refused.getMessage());
+        assertTrue(refused.getMessage().contains("Signal"), refused.getMessage());
     }
 
     @Test
