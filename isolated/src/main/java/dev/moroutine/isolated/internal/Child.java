@@ -245,7 +245,7 @@ public final class Child implements Codec.Calls {
         if (type == CANCEL) {
             Execution<Object> execution = unanswered.get(seq);
             if (execution != null) {
-                execution.cancel(true); // answered from here, by the completion; see IsolatedWorker's "Death"
+                firing(() -> execution.cancel(true)); // answered from here, by the completion; see IsolatedWorker's "Death"
             }
             return;
         }
@@ -261,7 +261,8 @@ public final class Child implements Codec.Calls {
             AbortController controller = signalsOfTask == null ? null : signalsOfTask.get(buffer.getInt(index + Long.BYTES));
             if (controller != null) { // else the task was answered
                 int header = Long.BYTES + Integer.BYTES;
-                controller.abort(buffer.getStringWithoutLengthUtf8(index + header, length - header));
+                String reason = buffer.getStringWithoutLengthUtf8(index + header, length - header);
+                firing(() -> controller.abort(reason));
             }
             return;
         }
@@ -303,6 +304,19 @@ public final class Child implements Codec.Calls {
             worker.dispatch(execution);
         } catch (RuntimeException refused) {
             execution.completeExceptionally(refused);
+        }
+    }
+
+    /**
+     * Fires a task's signal on the reader, which must go on reading whatever the signal's actions do:
+     * an action's {@link Error}, which on threads the caller that fires gets, is reported here.
+     */
+    private void firing(Runnable fire) {
+        try {
+            fire.run();
+        } catch (RuntimeException | Error failed) {
+            System.err.println("[moroutine] " + name + ": an onAbort action of a task's signal failed; the worker goes on");
+            failed.printStackTrace();
         }
     }
 

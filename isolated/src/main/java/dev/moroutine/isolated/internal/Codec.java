@@ -1,5 +1,6 @@
 package dev.moroutine.isolated.internal;
 
+import dev.moroutine.AbortController;
 import dev.moroutine.Mo;
 import dev.moroutine.Signal;
 import dev.moroutine.internal.call.Call;
@@ -57,6 +58,8 @@ public final class Codec {
     private static final byte SHARED = 2;
     private static final byte STREAM = 3;
     private static final byte SIGNAL = 4;
+    /** The longest signal reason that crosses whole; see {@link #crossingReason}. */
+    static final int MAX_REASON = 1024;
     private static final Pattern UNREGISTERED = Pattern.compile("[Cc]lass (\\S+) is not registered");
 
     private final ThreadSafeFory fory;
@@ -179,7 +182,8 @@ public final class Codec {
             }
             if (arg instanceof Signal signal && task) { // a later firing follows as a message (see IsolatedWorker)
                 out.writeByte(SIGNAL);
-                encoder.serialize(out, signal.reason());
+                String reason = signal.reason();
+                encoder.serialize(out, reason == null ? null : crossingReason(reason));
                 continue;
             }
             if (arg instanceof SharedValue value) {
@@ -196,6 +200,21 @@ public final class Codec {
                         + arg.getClass().getName(), refused); // not null: Fory encodes null
             }
         }
+    }
+
+    /**
+     * A signal's reason as it crosses: whole up to {@link #MAX_REASON} characters, else cut there
+     * (never inside a surrogate pair) and marked with "…", so a reason of any length fits a message.
+     *
+     * @param reason the reason
+     * @return the reason that crosses
+     */
+    static String crossingReason(String reason) {
+        if (reason.length() <= MAX_REASON) {
+            return reason;
+        }
+        int end = Character.isHighSurrogate(reason.charAt(MAX_REASON - 1)) ? MAX_REASON - 1 : MAX_REASON;
+        return reason.substring(0, end) + "…";
     }
 
     private static void refuseUnsupported(Object arg, String argument, String destination) {
@@ -222,7 +241,12 @@ public final class Codec {
     private static IllegalArgumentException cannotCross(String what, RuntimeException refused) {
         // Fory says it in two ways (ClassUnregisteredException, InsecureException), with the same words.
         Matcher unregistered = UNREGISTERED.matcher(String.valueOf(refused.getMessage()));
-        String advice = unregistered.find()
+        boolean found = unregistered.find();
+        if (found && unregistered.group(1).startsWith(AbortController.class.getName() + "$")) { // a private class: no register(…)
+            return new IllegalArgumentException(what + ", which holds a Signal: a Signal crosses only as an argument of its"
+                    + " own, not inside another value; pass it to the moroutine as one of its arguments", refused);
+        }
+        String advice = found
                 ? ", and class " + unregistered.group(1) + " is not registered. Register every class that crosses (besides"
                         + " strings, boxed primitives, arrays and the JDK's collections and time types) on the pool:"
                         + " IsolatedOptions.defaults().register(" + unregistered.group(1).replace('$', '.') + ".class)"

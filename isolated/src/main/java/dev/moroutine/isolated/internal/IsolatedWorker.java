@@ -185,6 +185,11 @@ public final class IsolatedWorker implements Worker {
         Signal.Registration[] signals;
         /** The positions of its fired signals the child has been told of since it was last sent, as bits. */
         int firedSent;
+        /**
+         * The JVM it was last sent to: while that is the current one and it is not settled, it is in flight
+         * there (a retiring JVM hands over only once it has answered everything).
+         */
+        ChildProcess sentTo;
         /** Written by the pump; read by a canceller, which only skips work when it sees it. */
         volatile boolean settled;
         volatile boolean timedOut;
@@ -258,13 +263,35 @@ public final class IsolatedWorker implements Worker {
      */
     private void watchSignals(Entry entry) {
         Object[] args = entry.execution.invocation().args();
-        entry.signals = new Signal.Registration[args.length];
+        Signal.Registration[] registrations = new Signal.Registration[args.length];
         for (int i = 0; i < args.length; i++) {
             if (args[i] instanceof Signal signal) {
-                entry.signals[i] = signal.onAbort(() -> {
-                    signalled.offer(entry);
-                    wake();
-                });
+                try {
+                    registrations[i] = signal.onAbort(() -> {
+                        signalled.offer(entry);
+                        wake();
+                    });
+                } catch (RuntimeException refused) { // a user's own Signal: the task fails, the pump settles it unsent
+                    closeAll(registrations);
+                    entry.execution.completeExceptionally(new IllegalStateException("argument " + (i + 1) + " of "
+                            + entry.execution.invocation() + " is a Signal whose onAbort(…) threw, so isolated worker " + name
+                            + " cannot tell the task when it fires: " + refused, refused));
+                    return;
+                }
+            }
+        }
+        entry.signals = registrations;
+    }
+
+    private void closeAll(Signal.Registration[] registrations) {
+        for (Signal.Registration registration : registrations) {
+            if (registration != null) {
+                try {
+                    registration.close();
+                } catch (RuntimeException failed) { // a user's own Signal: its action stays, harmless once the task settled
+                    LOG.log(System.Logger.Level.WARNING, () -> name + ": closing an onAbort registration of a task's signal"
+                            + " failed", failed);
+                }
             }
         }
     }
@@ -587,6 +614,7 @@ public final class IsolatedWorker implements Worker {
                 break;
             }
             entry.seq = ++nextSeq;
+            entry.sentTo = child;
             entry.credited = 0;
             entry.firedSent = 0;
             MutableDirectBuffer buffer = requests.buffer();
@@ -701,10 +729,10 @@ public final class IsolatedWorker implements Worker {
     private boolean sendSignals() {
         boolean sent = false;
         for (Entry entry; (entry = signalled.peek()) != null; ) {
-            if (entry.seq != 0 && !entry.settled && inFlight.contains(entry)) {
+            if (entry.sentTo == child && !entry.settled) {
                 Object[] args = entry.execution.invocation().args();
                 for (int i = 0; i < args.length; i++) {
-                    String reason = args[i] instanceof Signal signal ? signal.reason() : null;
+                    String reason = args[i] instanceof Signal signal ? reasonOf(signal) : null;
                     if (reason != null && (entry.firedSent & 1 << i) == 0) {
                         if (!writeSignal(entry.seq, i, reason)) {
                             return sent; // the ring is full: again after the replies
@@ -719,18 +747,26 @@ public final class IsolatedWorker implements Worker {
         return sent;
     }
 
+    /** A user's own signal may throw: read so, it has not fired (its task is not told, but the pump goes on). */
+    private String reasonOf(Signal signal) {
+        try {
+            return signal.reason();
+        } catch (RuntimeException failed) {
+            LOG.log(System.Logger.Level.WARNING, () -> name + ": reading the reason of a task's signal failed", failed);
+            return null;
+        }
+    }
+
     private boolean writeSignal(long seq, int position, String reason) {
-        byte[] utf8 = reason.getBytes(StandardCharsets.UTF_8);
-        int most = SharedFile.RING_CAPACITY / 8 - Long.BYTES - Integer.BYTES;
-        int length = Math.min(utf8.length, most); // a reason longer than a message is cut, not refused: it fired all the same
+        byte[] utf8 = Codec.crossingReason(reason).getBytes(StandardCharsets.UTF_8);
         RingBuffer requests = child.shared().requests();
-        int at = requests.tryClaim(Child.SIGNAL, Long.BYTES + Integer.BYTES + length);
+        int at = requests.tryClaim(Child.SIGNAL, Long.BYTES + Integer.BYTES + utf8.length);
         if (at < 0) {
             return false;
         }
         requests.buffer().putLong(at, seq);
         requests.buffer().putInt(at + Long.BYTES, position);
-        requests.buffer().putBytes(at + Long.BYTES + Integer.BYTES, utf8, 0, length);
+        requests.buffer().putBytes(at + Long.BYTES + Integer.BYTES, utf8);
         requests.commit(at);
         if (child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
             socketEnded = true;
@@ -1088,11 +1124,7 @@ public final class IsolatedWorker implements Worker {
     private void settle(Entry entry) {
         entry.settled = true;
         if (entry.signals != null) {
-            for (Signal.Registration registration : entry.signals) {
-                if (registration != null) {
-                    registration.close();
-                }
-            }
+            closeAll(entry.signals);
         }
         if (entry.feeders != null) {
             for (StreamFeeder feeder : entry.feeders) {
