@@ -37,9 +37,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * options, so it finds the moroutine by its id ({@code class#field}). Arguments and results are
  * copied, encoded with Apache Fory: register your own classes with {@link IsolatedOptions#register};
  * an argument that cannot cross fails the call. Task-args are resolved and cached in the worker JVM
- * and closed when it stops. Streaming moroutines, stream and channel arguments and
- * {@link dev.moroutine.Signal} arguments do not cross yet: such a task is refused when it is run or
- * submitted. Shared values ({@code dev.moroutine.shared}) cross as the same memory: while an
+ * and closed when it stops. Streaming moroutines, stream and channel arguments and {@code map}
+ * work as on threads, their items crossing in batches with credit-based flow control. A
+ * {@link dev.moroutine.Signal} argument stays live: the task gets a signal of its worker JVM's,
+ * fired there when the one passed in fires here. A signal or a stream given to a task-arg does not
+ * cross yet: such a task is refused when it is run or submitted. Shared values ({@code dev.moroutine.shared}) cross as the same memory: while an
  * isolated pool is open, {@code shared(…)} allocates from files that its worker JVMs map (in a
  * private directory, deleted when the last isolated pool closes); waits and wakes on them reach
  * the other processes through the kernel's futex (Linux).

@@ -6,6 +6,7 @@ import static dev.moroutine.stream.Streaming.streaming;
 import dev.moroutine.Mo0;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
+import dev.moroutine.Signal;
 import dev.moroutine.stream.StreamMo1;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -41,6 +43,18 @@ public final class Jobs {
 
     /** Takes anything, to see what crosses. */
     public static final Mo1<Object, String> describe = mo(value -> String.valueOf(value));
+
+    /** Waits, in the worker JVM, for its signal to fire, and returns the reason it fired with. */
+    public static final Mo1<Signal, String> awaitAbort = mo(signal -> {
+        CountDownLatch fired = new CountDownLatch(1);
+        Signal.Registration registration = signal.onAbort(fired::countDown);
+        boolean firedInTime = fired.await(60, TimeUnit.SECONDS);
+        registration.close();
+        return firedInTime ? signal.reason() : "never fired";
+    });
+
+    /** Whether its signal had fired when the task began. */
+    public static final Mo1<Signal, String> abortedAtStart = mo(signal -> signal.aborted() ? "fired: " + signal.reason() : "live");
 
     /** No pool registers it. */
     public record Unregistered(String name) {}

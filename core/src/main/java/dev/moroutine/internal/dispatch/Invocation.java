@@ -107,7 +107,12 @@ public abstract class Invocation {
         return witness == 0 ? fresh : witness;
     }
 
-    final boolean takesSignal() {
+    /**
+     * Whether an argument (not counting a task-arg's) is a {@link Signal}.
+     *
+     * @return whether the task takes a signal
+     */
+    public final boolean takesSignal() {
         return takesSignal;
     }
 }

@@ -1,5 +1,7 @@
 package dev.moroutine.isolated.internal;
 
+import dev.moroutine.AbortController;
+import dev.moroutine.Signal;
 import dev.moroutine.internal.call.Definition;
 import dev.moroutine.internal.dispatch.Execution;
 import dev.moroutine.internal.dispatch.Invocation;
@@ -39,7 +41,9 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * next one, and rings the parent's doorbell if the parent's pump sleeps. The reader answers a task
  * it could not decode, and one it cancels when the parent asks ({@link #CANCEL}): it cancels the
  * execution as a thread pool's caller would, which interrupts the run and fires its signals, and
- * writes the answer while completing it. A daemon thread reads stdin, which nothing ever writes:
+ * writes the answer while completing it. A signal argument stands here as a controller of this JVM's,
+ * which the reader fires when the parent says the caller's signal fired ({@link #SIGNAL}); its
+ * actions run on the reader. A daemon thread reads stdin, which nothing ever writes:
  * its end means the parent is gone, and the JVM halts at once.
  *
  * <p>The protocol never uses stdout or stderr: both are the user's, forwarded by the parent.
@@ -67,6 +71,11 @@ public final class Child implements Codec.Calls {
     static final int ARG_END = 8;
     /** Request: a stream argument has failed: the sequence number, the position (int32), then the encoded failure. */
     static final int ARG_FAILED = 9;
+    /**
+     * Request: a signal argument has fired in the caller's JVM: the sequence number, the position
+     * (int32), then the reason in UTF-8.
+     */
+    static final int SIGNAL = 10;
     /** Reply: the task's result. Each reply's payload is the sequence number, then its own. */
     static final int RESULT = 1;
     /** Reply: the task's failure, a {@link RemoteFailure}. */
@@ -103,6 +112,8 @@ public final class Child implements Codec.Calls {
     private final Map<Long, StreamForwarder> streams = new ConcurrentHashMap<>();
     /** The stream arguments of the tasks not answered yet, by sequence number, then position. */
     private final Map<Long, Map<Integer, InboundStream>> inbound = new ConcurrentHashMap<>();
+    /** The signal arguments of the tasks not answered yet, by sequence number, then position: the reader fires them. */
+    private final Map<Long, Map<Integer, AbortController>> signals = new ConcurrentHashMap<>();
     /** The reader's: the task being decoded. */
     private long decoding;
     private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
@@ -234,7 +245,7 @@ public final class Child implements Codec.Calls {
         if (type == CANCEL) {
             Execution<Object> execution = unanswered.get(seq);
             if (execution != null) {
-                execution.cancel(true); // answered from here, by the completion; see IsolatedWorker's "Death"
+                firing(() -> execution.cancel(true)); // answered from here, by the completion; see IsolatedWorker's "Death"
             }
             return;
         }
@@ -242,6 +253,16 @@ public final class Child implements Codec.Calls {
             StreamForwarder stream = streams.get(seq);
             if (stream != null) {
                 stream.credit(buffer.getLong(index + Long.BYTES));
+            }
+            return;
+        }
+        if (type == SIGNAL) {
+            Map<Integer, AbortController> signalsOfTask = signals.get(seq);
+            AbortController controller = signalsOfTask == null ? null : signalsOfTask.get(buffer.getInt(index + Long.BYTES));
+            if (controller != null) { // else the task was answered
+                int header = Long.BYTES + Integer.BYTES;
+                String reason = buffer.getStringWithoutLengthUtf8(index + header, length - header);
+                firing(() -> controller.abort(reason));
             }
             return;
         }
@@ -262,6 +283,7 @@ public final class Child implements Codec.Calls {
             invocation = codec.decodeInvocation(request, this);
         } catch (RuntimeException | LinkageError undecodable) {
             inbound.remove(seq);
+            signals.remove(seq);
             reply(seq, FAILURE, codec.encodeFailure(undecodable));
             return;
         }
@@ -285,6 +307,19 @@ public final class Child implements Codec.Calls {
         }
     }
 
+    /**
+     * Fires a task's signal on the reader, which must go on reading whatever the signal's actions do:
+     * an action's {@link Error}, which on threads the caller that fires gets, is reported here.
+     */
+    private void firing(Runnable fire) {
+        try {
+            fire.run();
+        } catch (RuntimeException | Error failed) {
+            System.err.println("[moroutine] " + name + ": an onAbort action of a task's signal failed; the worker goes on");
+            failed.printStackTrace();
+        }
+    }
+
     @Override
     public Invocation call(String id, Object[] args) {
         return definitions.computeIfAbsent(id, known -> Definition.find(known, ClassLoader.getSystemClassLoader())).call(args);
@@ -296,6 +331,16 @@ public final class Child implements Codec.Calls {
                 "stream argument " + (position + 1) + " of a task on " + name);
         inbound.computeIfAbsent(decoding, seq -> new HashMap<>()).put(position, stream);
         return new StreamArg(stream);
+    }
+
+    @Override
+    public Signal signal(int position, String reason) {
+        AbortController controller = new AbortController();
+        if (reason != null) {
+            controller.abort(reason);
+        }
+        signals.computeIfAbsent(decoding, seq -> new HashMap<>()).put(position, controller);
+        return controller.signal();
     }
 
     /** Items, the end or the failure of a stream argument, on the reader. */
@@ -355,6 +400,7 @@ public final class Child implements Codec.Calls {
         unanswered.remove(seq);
         streams.remove(seq);
         inbound.remove(seq);
+        signals.remove(seq);
         if (failure == null) {
             byte[] encoded;
             try {

@@ -1,5 +1,6 @@
 package dev.moroutine.isolated.internal;
 
+import dev.moroutine.AbortController;
 import dev.moroutine.Mo;
 import dev.moroutine.Signal;
 import dev.moroutine.internal.call.Call;
@@ -41,6 +42,8 @@ import org.apache.fory.memory.MemoryBuffer;
  *                         or TASK_ARG (byte), its key (int64, see {@link Invocation#key()}), then its invocation
  *                         or SHARED (byte), then where the value lives (see {@link SharedCrossing})
  *                         or STREAM (byte): a stream or channel argument, whose items follow as the task runs
+ *                         or SIGNAL (byte), then its reason (a Fory string, null while it has not fired); a later
+ *                         firing follows as a message of its own
  * </pre>
  * A task-arg is always sent whole: the receiver resolves it once per key and uses the invocation it
  * made first ever after, so that its task-arg cache, which is keyed by identity, hits.
@@ -54,6 +57,9 @@ public final class Codec {
     private static final byte TASK_ARG = 1;
     private static final byte SHARED = 2;
     private static final byte STREAM = 3;
+    private static final byte SIGNAL = 4;
+    /** The longest signal reason that crosses whole; see {@link #crossingReason}. */
+    static final int MAX_REASON = 1024;
     private static final Pattern UNREGISTERED = Pattern.compile("[Cc]lass (\\S+) is not registered");
 
     private final ThreadSafeFory fory;
@@ -109,6 +115,17 @@ public final class Codec {
         default Object stream(int position) {
             throw new UnsupportedOperationException("stream arguments do not cross here");
         }
+
+        /**
+         * A signal argument, fired by the sender when the signal it stands for fires.
+         *
+         * @param position the argument's position
+         * @param reason the reason it fired with before the task was sent, or null if it had not fired
+         * @return what stands for it in the invocation (a {@link Signal})
+         */
+        default Signal signal(int position, String reason) {
+            throw new UnsupportedOperationException("signal arguments do not cross here");
+        }
     }
 
     /**
@@ -119,8 +136,8 @@ public final class Codec {
      * @return the bytes
      * @throws IllegalArgumentException if an argument's class is not registered or cannot be encoded, or
      *     it is a shared value that lives outside the files worker JVMs map ({@link SharedCrossing})
-     * @throws UnsupportedOperationException if an argument is a signal, or a task-arg's argument is a
-     *     stream or a channel, which do not cross yet
+     * @throws UnsupportedOperationException if a task-arg's argument is a signal, a stream or a channel,
+     *     which do not cross yet
      */
     public byte[] encodeInvocation(Invocation invocation, String destination) {
         return fory.execute(encoder -> {
@@ -163,6 +180,12 @@ public final class Codec {
                 out.writeByte(STREAM);
                 continue;
             }
+            if (arg instanceof Signal signal && task) { // a later firing follows as a message (see IsolatedWorker)
+                out.writeByte(SIGNAL);
+                String reason = signal.reason();
+                encoder.serialize(out, reason == null ? null : crossingReason(reason));
+                continue;
+            }
             if (arg instanceof SharedValue value) {
                 out.writeByte(SHARED);
                 SharedCrossing.write(encoder, out, value, argument, destination);
@@ -179,9 +202,24 @@ public final class Codec {
         }
     }
 
+    /**
+     * A signal's reason as it crosses: whole up to {@link #MAX_REASON} characters, else cut there
+     * (never inside a surrogate pair) and marked with "…", so a reason of any length fits a message.
+     *
+     * @param reason the reason
+     * @return the reason that crosses
+     */
+    static String crossingReason(String reason) {
+        if (reason.length() <= MAX_REASON) {
+            return reason;
+        }
+        int end = Character.isHighSurrogate(reason.charAt(MAX_REASON - 1)) ? MAX_REASON - 1 : MAX_REASON;
+        return reason.substring(0, end) + "…";
+    }
+
     private static void refuseUnsupported(Object arg, String argument, String destination) {
         String what = arg instanceof StreamArg stream ? "a stream (" + stream.endpoint() + ") given to a task-arg"
-                : arg instanceof Signal ? "a Signal"
+                : arg instanceof Signal ? "a Signal given to a task-arg"
                 : null;
         if (what != null) {
             throw new UnsupportedOperationException(argument + " is " + what + ", which cannot cross to isolated worker "
@@ -203,7 +241,12 @@ public final class Codec {
     private static IllegalArgumentException cannotCross(String what, RuntimeException refused) {
         // Fory says it in two ways (ClassUnregisteredException, InsecureException), with the same words.
         Matcher unregistered = UNREGISTERED.matcher(String.valueOf(refused.getMessage()));
-        String advice = unregistered.find()
+        boolean found = unregistered.find();
+        if (found && unregistered.group(1).startsWith(AbortController.class.getName() + "$")) { // a private class: no register(…)
+            return new IllegalArgumentException(what + ", which holds a Signal: a Signal crosses only as an argument of its"
+                    + " own, not inside another value; pass it to the moroutine as one of its arguments", refused);
+        }
+        String advice = found
                 ? ", and class " + unregistered.group(1) + " is not registered. Register every class that crosses (besides"
                         + " strings, boxed primitives, arrays and the JDK's collections and time types) on the pool:"
                         + " IsolatedOptions.defaults().register(" + unregistered.group(1).replace('$', '.') + ".class)"
@@ -234,6 +277,8 @@ public final class Codec {
                 args[i] = SharedCrossing.read(decoder, in);
             } else if (kind == STREAM) {
                 args[i] = calls.stream(i);
+            } else if (kind == SIGNAL) {
+                args[i] = calls.signal(i, (String) decoder.deserialize(in));
             } else {
                 args[i] = decoder.deserialize(in);
             }

@@ -1,5 +1,6 @@
 package dev.moroutine.isolated.internal;
 
+import dev.moroutine.Signal;
 import dev.moroutine.WorkerDiedException;
 import dev.moroutine.internal.dispatch.Execution;
 import dev.moroutine.internal.dispatch.Invocation;
@@ -118,6 +119,8 @@ public final class IsolatedWorker implements Worker {
     private final MpscUnboundedAtomicArrayQueue<Entry> outbox = new MpscUnboundedAtomicArrayQueue<>(64);
     /** Tasks cancelled from outside ({@code cancel(…)} on their future): the pump asks the child to stop them. */
     private final MpscUnboundedAtomicArrayQueue<Entry> cancelled = new MpscUnboundedAtomicArrayQueue<>(16);
+    /** Tasks one of whose signal arguments has fired, or which were sent with such arguments: the pump tells the child. */
+    private final MpscUnboundedAtomicArrayQueue<Entry> signalled = new MpscUnboundedAtomicArrayQueue<>(16);
     private final SpinBudget idleSpin = new SpinBudget(IDLE_SPIN_NANOS);
     private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -178,6 +181,15 @@ public final class IsolatedWorker implements Worker {
         long credited;
         /** Its stream arguments' feeders by position, once it has started; null before, or if it has none. */
         StreamFeeder[] feeders;
+        /** Its signal arguments' onAbort registrations, closed when it settles; null if it has none. */
+        Signal.Registration[] signals;
+        /** The positions of its fired signals the child has been told of since it was last sent, as bits. */
+        int firedSent;
+        /**
+         * The JVM it was last sent to: while that is the current one and it is not settled, it is in flight
+         * there (a retiring JVM hands over only once it has answered everything).
+         */
+        ChildProcess sentTo;
         /** Written by the pump; read by a canceller, which only skips work when it sees it. */
         volatile boolean settled;
         volatile boolean timedOut;
@@ -231,6 +243,9 @@ public final class IsolatedWorker implements Worker {
         }
         execution.admitted();
         Entry entry = new Entry(execution, request, timeoutNanos(invocation), output(execution));
+        if (invocation.takesSignal()) {
+            watchSignals(entry);
+        }
         execution.whenComplete((ignored, failure) -> {
             if (failure instanceof CancellationException && !entry.settled) { // not the pump's own cancelling
                 cancelled.offer(entry);
@@ -239,6 +254,46 @@ public final class IsolatedWorker implements Worker {
         });
         outbox.offer(entry);
         wake();
+    }
+
+    /**
+     * Asks the pump to tell the child when one of the task's signals fires. The pump also looks
+     * after each time it sends the task (it was encoded with the signals as they were then), so a
+     * signal firing between the encoding and the sending is not lost.
+     */
+    private void watchSignals(Entry entry) {
+        Object[] args = entry.execution.invocation().args();
+        Signal.Registration[] registrations = new Signal.Registration[args.length];
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof Signal signal) {
+                try {
+                    registrations[i] = signal.onAbort(() -> {
+                        signalled.offer(entry);
+                        wake();
+                    });
+                } catch (RuntimeException refused) { // a user's own Signal: the task fails, the pump settles it unsent
+                    closeAll(registrations);
+                    entry.execution.completeExceptionally(new IllegalStateException("argument " + (i + 1) + " of "
+                            + entry.execution.invocation() + " is a Signal whose onAbort(…) threw, so isolated worker " + name
+                            + " cannot tell the task when it fires: " + refused, refused));
+                    return;
+                }
+            }
+        }
+        entry.signals = registrations;
+    }
+
+    private void closeAll(Signal.Registration[] registrations) {
+        for (Signal.Registration registration : registrations) {
+            if (registration != null) {
+                try {
+                    registration.close();
+                } catch (RuntimeException failed) { // a user's own Signal: its action stays, harmless once the task settled
+                    LOG.log(System.Logger.Level.WARNING, () -> name + ": closing an onAbort registration of a task's signal"
+                            + " failed", failed);
+                }
+            }
+        }
     }
 
     /** A streaming task's output, opened here for the pump to feed: the function runs in the child. */
@@ -483,6 +538,7 @@ public final class IsolatedWorker implements Worker {
             busy |= send();
             busy |= retire();
             busy |= sendCancels();
+            busy |= sendSignals();
             busy |= sendCredit();
             busy |= sendFeeds();
             if (lifecycle == DRAINING && !stopSent && settled == admitted) {
@@ -496,7 +552,7 @@ public final class IsolatedWorker implements Worker {
     }
 
     private boolean hasWork() {
-        return (!outbox.isEmpty() || !retry.isEmpty()) && sentToChild < taskLimit || idleExpired() || !cancelled.isEmpty()
+        return (!outbox.isEmpty() || !retry.isEmpty()) && sentToChild < taskLimit || idleExpired() || !cancelled.isEmpty() || !signalled.isEmpty()
                 || child.shared().replies().size() > 0 || exited || overtime || creditDue() != null || feedsWaiting();
     }
 
@@ -558,7 +614,9 @@ public final class IsolatedWorker implements Worker {
                 break;
             }
             entry.seq = ++nextSeq;
+            entry.sentTo = child;
             entry.credited = 0;
+            entry.firedSent = 0;
             MutableDirectBuffer buffer = requests.buffer();
             buffer.putLong(at, entry.seq);
             if (entry.output != null) {
@@ -571,6 +629,9 @@ public final class IsolatedWorker implements Worker {
             inFlight.addLast(entry);
             if (inFlight.size() == 1) {
                 started(entry);
+            }
+            if (entry.signals != null) {
+                signalled.offer(entry); // a signal may have fired since it was encoded
             }
             sent = true;
         }
@@ -662,6 +723,55 @@ public final class IsolatedWorker implements Worker {
             cancelled.poll(); // not sent yet (skipped when it comes), or already answered
         }
         return sent;
+    }
+
+    /** Tells the child of the fired signals of the tasks it runs or has queued; nothing for the others. */
+    private boolean sendSignals() {
+        boolean sent = false;
+        for (Entry entry; (entry = signalled.peek()) != null; ) {
+            if (entry.sentTo == child && !entry.settled) {
+                Object[] args = entry.execution.invocation().args();
+                for (int i = 0; i < args.length; i++) {
+                    String reason = args[i] instanceof Signal signal ? reasonOf(signal) : null;
+                    if (reason != null && (entry.firedSent & 1 << i) == 0) {
+                        if (!writeSignal(entry.seq, i, reason)) {
+                            return sent; // the ring is full: again after the replies
+                        }
+                        entry.firedSent |= 1 << i;
+                        sent = true;
+                    }
+                }
+            }
+            signalled.poll(); // told, not sent yet (looked at again when it is), or answered
+        }
+        return sent;
+    }
+
+    /** A user's own signal may throw: read so, it has not fired (its task is not told, but the pump goes on). */
+    private String reasonOf(Signal signal) {
+        try {
+            return signal.reason();
+        } catch (RuntimeException failed) {
+            LOG.log(System.Logger.Level.WARNING, () -> name + ": reading the reason of a task's signal failed", failed);
+            return null;
+        }
+    }
+
+    private boolean writeSignal(long seq, int position, String reason) {
+        byte[] utf8 = Codec.crossingReason(reason).getBytes(StandardCharsets.UTF_8);
+        RingBuffer requests = child.shared().requests();
+        int at = requests.tryClaim(Child.SIGNAL, Long.BYTES + Integer.BYTES + utf8.length);
+        if (at < 0) {
+            return false;
+        }
+        requests.buffer().putLong(at, seq);
+        requests.buffer().putInt(at + Long.BYTES, position);
+        requests.buffer().putBytes(at + Long.BYTES + Integer.BYTES, utf8);
+        requests.commit(at);
+        if (child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+            socketEnded = true;
+        }
+        return true;
     }
 
     /**
@@ -1013,6 +1123,9 @@ public final class IsolatedWorker implements Worker {
 
     private void settle(Entry entry) {
         entry.settled = true;
+        if (entry.signals != null) {
+            closeAll(entry.signals);
+        }
         if (entry.feeders != null) {
             for (StreamFeeder feeder : entry.feeders) {
                 if (feeder != null) {
