@@ -67,10 +67,13 @@ import java.util.Map;
  * an opaque read does (the JIT keeps every other memory access on its side, so each one checks the
  * segment anew, and loading two {@code int32}s cost twice a plain record's copy). So a scalar of 32
  * bits or fewer is read plain, after one {@link VarHandle#loadLoadFence()} that
- * keeps what opaque mode promised those reads: never torn (the JLS tears only {@code long} and
- * {@code double}, 17.7), and read afresh by every load (no read moves before the fence, so none is
- * taken out of a loop that polls the struct, which {@code StructPollTest} in core-jcstress checks;
- * JDK 25's C2 happens not to hoist these reads even without the fence, but nothing promises that).
+ * keeps what opaque mode promised those reads between loads: never torn (a memory-layout var
+ * handle's plain access to an aligned value of 32 bits or fewer is atomic; only 64-bit plain access
+ * may tear, so those fields stay opaque), and read afresh by every load (no read moves before the
+ * fence, so none is taken out of a loop that polls the struct, and a later load cannot see an older
+ * write than an earlier one). {@code StructPollTest} and {@code StructCoherenceTest} in core-jcstress
+ * check both; they cannot fail without the fence on JDK 25, whose C2 happens not to hoist or reorder
+ * these reads anyway, but nothing promises that, hence the fence.
  * A 64-bit scalar is read opaque, an atomic volatile, as their own cells read them ({@link #SCALARS}).
  * A store writes each field as its cell does, opaque or volatile.
  *
