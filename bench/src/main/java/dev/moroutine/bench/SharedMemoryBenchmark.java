@@ -205,7 +205,7 @@ public class SharedMemoryBenchmark {
     }
 
     /**
-     * Struct.load: two opaque reads and a record.
+     * Struct.load: a load-load fence, one check of the segment, two plain reads and a record.
      *
      * @return the record
      */

@@ -17,7 +17,9 @@
  *   <tbody>
  *   <tr><td>{@code load}/{@code store} of a scalar ({@code Int32}, {@code Bool}, …), and of each
  *       field of a struct, element of a tuple, byte of bytes or a string</td>
- *       <td>opaque</td><td>each access is untorn and eventually seen, but orders nothing else;
+ *       <td>opaque (a struct's {@code load}: its 64-bit fields opaque, the narrower ones plain after
+ *       one load-load fence)</td><td>each access is untorn and eventually seen, but orders nothing else;
+ *       a later load of the same value never sees an older write than an earlier load did;
  *       a struct, tuple, string or bytes as a whole is not atomic</td></tr>
  *   <tr><td>every operation of {@code Int32Atomic}, {@code Int64Atomic}, {@code BoolAtomic}</td>
  *       <td>volatile</td><td>sequentially consistent; a write <i>happens-before</i> every read

@@ -70,6 +70,43 @@ public final class SharedJobs {
         return woken;
     }
 
+    /** A struct whose fields the generated load reads plain (32 bits and fewer); all of them follow {@code count}. */
+    public record Narrow(int count, short low, byte tag, boolean odd) {
+        /** The value that follows {@code count}. */
+        public static Narrow of(int count) {
+            return new Narrow(count, (short) count, (byte) count, (count & 1) == 1);
+        }
+    }
+
+    /** {@code n} read-modify-writes of a narrow struct under the mutex; returns the loads whose fields did not agree. */
+    public static final Mo3<Mutex, Struct<Narrow>, Integer, Integer> updateNarrow = mo((mutex, narrow, n) -> {
+        int torn = 0;
+        for (int i = 0; i < n; i++) {
+            try (var _ = mutex.lock()) {
+                Narrow now = narrow.load();
+                if (!now.equals(Narrow.of(now.count()))) {
+                    torn++;
+                }
+                narrow.store(Narrow.of(now.count() + 1));
+            }
+        }
+        return torn;
+    });
+
+    /**
+     * Says it started (on {@code started}), then polls {@code flag} with nothing but {@code load()} in
+     * the loop until its count is not 0, at most {@code bound} times; returns the count it saw (0: never).
+     */
+    public static final Mo3<Int32Atomic, Struct<Narrow>, Long, Integer> pollNarrow = mo((started, flag, bound) -> {
+        started.store(1);
+        started.wake();
+        int seen = 0;
+        for (long i = 0; i < bound && (seen = flag.load().count()) == 0; i++) {
+            // Empty: no call, no spin-wait hint, so nothing but the load's own fence keeps the read in the loop.
+        }
+        return seen;
+    });
+
     /** Makes a shared value in the worker JVM and tries to return it. */
     public static final dev.moroutine.Mo0<Int32Atomic> makeOne = mo(() -> dev.moroutine.shared.Shared.shared(
             dev.moroutine.shared.Shared.int32Atomic));

@@ -64,6 +64,40 @@ class SharedMemoryTest {
         }
     }
 
+    /** Narrow fields (read plain after a load-load fence by the generated load) agree under a mutex across four processes. */
+    @Test
+    void fourProcessesUpdateANarrowStructUnderAMutexExactly() {
+        try (Pool pool = Isolated.workers(4)) {
+            Mutex mutex = Shared.shared(Shared.mutex);
+            Struct<SharedJobs.Narrow> narrow = Shared.shared(SharedJobs.Narrow.of(0));
+            List<CompletableFuture<Integer>> tasks = new ArrayList<>();
+            for (var worker : pool.workers()) {
+                tasks.add(pool.submit(assign(worker, SharedJobs.updateNarrow.call(mutex, narrow, UPDATES))));
+            }
+            for (CompletableFuture<Integer> task : tasks) {
+                assertEquals(0, task.join(), "fields that disagreed under the mutex");
+            }
+            assertEquals(SharedJobs.Narrow.of(4 * UPDATES), narrow.load());
+        }
+    }
+
+    /** A worker JVM polling a narrow struct with load() alone in its loop sees the parent's store. */
+    @Test
+    void aWorkerPollingANarrowStructSeesTheParentsStore() throws Exception {
+        try (Pool pool = Isolated.workers(1)) {
+            for (int round = 0; round < 5; round++) {
+                Int32Atomic started = Shared.shared(Shared.int32Atomic);
+                Struct<SharedJobs.Narrow> flag = Shared.shared(SharedJobs.Narrow.of(0));
+                CompletableFuture<Integer> poller = pool.submit(SharedJobs.pollNarrow.call(started, flag, 20_000_000_000L));
+                while (started.load() == 0) {
+                    started.await(0, java.time.Duration.ofSeconds(30));
+                }
+                flag.store(SharedJobs.Narrow.of(round + 1));
+                assertEquals(round + 1, poller.get(120, TimeUnit.SECONDS), "the poller never saw the store");
+            }
+        }
+    }
+
     /** The parent and a child take turns: each waits for the other's move, so each side is woken by the other. */
     @Test
     void aChildAndTheParentWakeEachOther() throws Exception {

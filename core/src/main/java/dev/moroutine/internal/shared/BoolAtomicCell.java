@@ -14,18 +14,19 @@ public final class BoolAtomicCell extends AbstractCell implements BoolAtomic {
         return value ? 1 : 0;
     }
 
-    /** Reads a boolAtomic at {@code (segment, offset)}: here and in a struct's generated access ({@link StructAccessors}). */
-    static boolean get(MemorySegment segment, long offset) {
-        return Memory.getIntVolatile(segment, offset) != 0;
+    /** The value of a boolAtomic's word: here and in a struct's generated access ({@link StructAccessors}), which reads the word itself. */
+    static boolean bool(int word) {
+        return word != 0;
     }
 
+    /** Writes a boolAtomic at {@code (segment, offset)}: here and in a struct's generated access. */
     static void put(MemorySegment segment, long offset, boolean value) {
         Memory.putIntVolatile(segment, offset, bit(value));
     }
 
     @Override
     public boolean load() {
-        return get(segment, offset);
+        return bool(Memory.getIntVolatile(segment, offset));
     }
 
     @Override

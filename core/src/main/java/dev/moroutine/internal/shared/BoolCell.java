@@ -10,18 +10,14 @@ public final class BoolCell extends AbstractCell implements Bool {
         super(desc, segment, offset);
     }
 
-    /** Reads a bool at {@code (segment, offset)}: here and in a struct's generated access ({@link StructAccessors}). */
-    static boolean get(MemorySegment segment, long offset) {
-        return Memory.getByteOpaque(segment, offset) != 0;
-    }
-
+    /** Writes a bool at {@code (segment, offset)}: here and in a struct's generated access ({@link StructAccessors}). */
     static void put(MemorySegment segment, long offset, boolean value) {
         Memory.putByteOpaque(segment, offset, (byte) (value ? 1 : 0));
     }
 
     @Override
     public boolean load() {
-        return get(segment, offset);
+        return Memory.getByteOpaque(segment, offset) != 0;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static java.lang.constant.ConstantDescs.BSM_CLASS_DATA_AT;
 import static java.lang.constant.ConstantDescs.CD_MethodHandle;
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_String;
+import static java.lang.constant.ConstantDescs.CD_VarHandle;
 import static java.lang.constant.ConstantDescs.CD_long;
 import static java.lang.constant.ConstantDescs.CD_void;
 import static java.lang.constant.ConstantDescs.DEFAULT_NAME;
@@ -18,9 +19,12 @@ import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDesc;
 import java.lang.constant.DynamicConstantDesc;
 import java.lang.constant.MethodTypeDesc;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.invoke.VarHandle.AccessMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +38,9 @@ import java.util.Map;
  * Java:
  * <pre>{@code
  * Object load(StructCell cell) {
- *     return CONSTRUCTOR.invokeExact(Memory.getIntOpaque(cell.segment, cell.offset + 0),
- *                                    Memory.getIntOpaque(cell.segment, cell.offset + 4));
+ *     VarHandle.loadLoadFence();
+ *     return CONSTRUCTOR.invokeExact((int) X_FIELD.get(cell.segment, cell.offset),
+ *                                    (int) Y_FIELD.get(cell.segment, cell.offset));
  * }
  * void store(StructCell cell, Object record) {
  *     int x = X.invokeExact(record);
@@ -47,16 +52,36 @@ import java.util.Map;
  * }</pre>
  * {@code CONSTRUCTOR}, {@code X} and {@code Y} are the record's canonical constructor and accessors,
  * method handles that {@link StructDesc} made with the access the module already needs (the record's
- * package exported or opened to {@code dev.moroutine}). The class loads them with {@code ldc} from its
- * class data ({@link MethodHandles#classDataAt}), so they are constants and the JIT inlines through
- * them: no boxing, no array, no lookup per field. The class names no user type (its method
- * descriptors use primitives and {@code Object}, and the handles cast), so it lives in this package,
- * where it reaches {@link Memory} and the cells, and needs no access to the user's module or class loader.
+ * package exported or opened to {@code dev.moroutine}); {@code X_FIELD} and {@code Y_FIELD} are the
+ * var handles of the fields in the struct's layout ({@code layout.varHandle(groupElement("x"))}).
+ * The class loads them with {@code ldc} from its class data ({@link MethodHandles#classDataAt}), so
+ * they are constants and the JIT inlines through them: no boxing, no array, no lookup per field. The
+ * class names no user type (its method descriptors use primitives and {@code Object}, and the handles
+ * cast), so it lives in this package, where it reaches {@link Memory} and the cells, and needs no
+ * access to the user's module or class loader.
+ *
+ * <h2>How load reads the scalars</h2>
+ * Every access to a memory segment checks it: the offset in bounds, aligned, the segment's arena
+ * alive. The fields' var handles all check the same thing, the whole struct at {@code cell.offset},
+ * so the JIT checks once per load, not once per field, where nothing between the reads stops it:
+ * an opaque read does (the JIT keeps every other memory access on its side, so each one checks the
+ * segment anew, and loading two {@code int32}s cost twice a plain record's copy). So a scalar of 32
+ * bits or fewer is read plain, after one {@link VarHandle#loadLoadFence()} that
+ * keeps what opaque mode promised those reads between loads: never torn (a memory-layout var
+ * handle's plain access to an aligned value of 32 bits or fewer is atomic; only 64-bit plain access
+ * may tear, so those fields stay opaque), and read afresh by every load (no read moves before the
+ * fence, so none is taken out of a loop that polls the struct, and a later load cannot see an older
+ * write than an earlier one). {@code StructPollTest} and {@code StructCoherenceTest} in core-jcstress
+ * check both; they cannot fail without the fence on JDK 25, whose C2 happens not to hoist or reorder
+ * these reads anyway, but nothing promises that, hence the fence.
+ * A 64-bit scalar is read opaque, an atomic volatile, as their own cells read them ({@link #SCALARS}).
+ * A store writes each field as its cell does, opaque or volatile.
  *
  * <h2>Per field</h2>
  * <ul>
- *   <li>a scalar ({@link #SCALARS}): a static get or put at a constant offset, the value kept
- *       primitive; an unsigned one's range is checked before anything is written;</li>
+ *   <li>a scalar ({@link #SCALARS}): read as above, then converted from the layout's carrier where it
+ *       differs (an unsigned one widened); written by a static put at a constant offset, the value kept
+ *       primitive, an unsigned one's range checked before anything is written;</li>
  *   <li>a nested struct: the nested descriptor's access (a constant too), on the nested cell;</li>
  *   <li>a lock: the member cell itself on load; a lock is never checked nor written;</li>
  *   <li>any other (a string, bytes, a tuple): the member cell's {@link Cell} methods. Each call site
@@ -68,23 +93,29 @@ import java.util.Map;
  */
 final class StructAccessors {
 
-    /** A scalar's static methods: {@code get(segment, offset)}, {@code put(segment, offset, value)}, and {@code check(value, what)} or none. */
-    private record Scalar(Class<?> owner, String get, String put, String check) {}
+    /**
+     * How the generated code reads and writes a scalar: {@code read}, the access mode of its field's
+     * var handle on load; {@code convert}, the static method of {@code convertOwner} that turns the
+     * layout's carrier into the component's type, or none; and {@code owner}'s static
+     * {@code put(segment, offset, value)} and {@code check(value, what)} (or none) on store.
+     */
+    private record Scalar(AccessMode read, Class<?> convertOwner, String convert, Class<?> owner, String put, String check) {}
 
     private static final Map<Desc<?>, Scalar> SCALARS = Map.ofEntries(
-            cell(Descs.BOOL, BoolCell.class, false),
-            memory(Descs.INT8, "Byte", "Opaque"),
-            memory(Descs.INT16, "Short", "Opaque"),
-            memory(Descs.INT32, "Int", "Opaque"),
-            memory(Descs.INT64, "Long", "Opaque"),
-            cell(Descs.UINT8, Uint8Cell.class, true),
-            cell(Descs.UINT16, Uint16Cell.class, true),
-            cell(Descs.UINT32, Uint32Cell.class, true),
-            memory(Descs.FLOAT32, "Float", "Opaque"),
-            memory(Descs.FLOAT64, "Double", "Opaque"),
-            memory(Descs.INT32_ATOMIC, "Int", "Volatile"),
-            memory(Descs.INT64_ATOMIC, "Long", "Volatile"),
-            cell(Descs.BOOL_ATOMIC, BoolAtomicCell.class, false));
+            Map.entry(Descs.BOOL, new Scalar(AccessMode.GET, null, null, BoolCell.class, "put", null)),
+            memory(Descs.INT8, AccessMode.GET, "Byte", "Opaque"),
+            memory(Descs.INT16, AccessMode.GET, "Short", "Opaque"),
+            memory(Descs.INT32, AccessMode.GET, "Int", "Opaque"),
+            memory(Descs.INT64, AccessMode.GET_OPAQUE, "Long", "Opaque"),
+            unsigned(Descs.UINT8, Byte.class, "toUnsignedInt", Uint8Cell.class),
+            unsigned(Descs.UINT16, Short.class, "toUnsignedInt", Uint16Cell.class),
+            unsigned(Descs.UINT32, Integer.class, "toUnsignedLong", Uint32Cell.class),
+            memory(Descs.FLOAT32, AccessMode.GET, "Float", "Opaque"),
+            memory(Descs.FLOAT64, AccessMode.GET_OPAQUE, "Double", "Opaque"),
+            memory(Descs.INT32_ATOMIC, AccessMode.GET_VOLATILE, "Int", "Volatile"),
+            memory(Descs.INT64_ATOMIC, AccessMode.GET_VOLATILE, "Long", "Volatile"),
+            Map.entry(Descs.BOOL_ATOMIC, new Scalar(AccessMode.GET_VOLATILE, BoolAtomicCell.class, "bool",
+                    BoolAtomicCell.class, "put", null)));
 
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
     private static final ClassFile CLASS_FILE = ClassFile.of();
@@ -101,14 +132,14 @@ final class StructAccessors {
 
     private StructAccessors() {}
 
-    /** A scalar that {@link Memory} reads and writes as it is. */
-    private static Map.Entry<Desc<?>, Scalar> memory(Desc<?> desc, String type, String mode) {
-        return Map.entry(desc, new Scalar(Memory.class, "get" + type + mode, "put" + type + mode, null));
+    /** A scalar that is its layout's carrier, which {@link Memory} writes as it is. */
+    private static Map.Entry<Desc<?>, Scalar> memory(Desc<?> desc, AccessMode read, String type, String mode) {
+        return Map.entry(desc, new Scalar(read, null, null, Memory.class, "put" + type + mode, null));
     }
 
-    /** A scalar whose conversions live in its cell class, as static {@code get}, {@code put} and maybe {@code check}. */
-    private static Map.Entry<Desc<?>, Scalar> cell(Desc<?> desc, Class<?> cell, boolean checked) {
-        return Map.entry(desc, new Scalar(cell, "get", "put", checked ? "check" : null));
+    /** An unsigned scalar: its signed carrier read plain and widened by {@code convert}, its range checked on store. */
+    private static Map.Entry<Desc<?>, Scalar> unsigned(Desc<?> desc, Class<?> convertOwner, String convert, Class<?> cell) {
+        return Map.entry(desc, new Scalar(AccessMode.GET, convertOwner, convert, cell, "put", "check"));
     }
 
     private static ClassDesc desc(Class<?> type) {
@@ -128,7 +159,12 @@ final class StructAccessors {
         }
     }
 
-    private record ScalarMember(Scalar scalar, Class<?> slot, long offset, String descriptor) implements Member {
+    /**
+     * @param field the var handle of the field in the struct's layout, a constant of the class data
+     * @param carrier the type {@code field} reads
+     */
+    private record ScalarMember(Scalar scalar, Class<?> slot, long offset, String descriptor, ConstantDesc field, Class<?> carrier)
+            implements Member {
         @Override
         public boolean refusable() {
             return scalar.check != null;
@@ -180,7 +216,7 @@ final class StructAccessors {
         Generator(StructDesc<?> struct, MethodHandle constructor, List<MethodHandle> accessors) {
             List<Class<?>> slots = new ArrayList<>();
             for (int i = 0; i < accessors.size(); i++) {
-                Member member = member(struct.member(i), struct.offset(i));
+                Member member = member(struct, i);
                 members.add(member);
                 slots.add(member.slot());
                 wheres.add(struct.type().getSimpleName() + "." + struct.names().get(i));
@@ -190,10 +226,13 @@ final class StructAccessors {
             constructorType = MethodTypeDesc.of(CD_Object, slots.stream().map(StructAccessors::desc).toArray(ClassDesc[]::new));
         }
 
-        private Member member(Desc<?> desc, long offset) {
+        private Member member(StructDesc<?> struct, int i) {
+            Desc<?> desc = struct.member(i);
             Scalar scalar = SCALARS.get(desc);
             if (scalar != null) {
-                return new ScalarMember(scalar, desc.valueType(), offset, desc.toString());
+                VarHandle field = struct.layout().varHandle(MemoryLayout.PathElement.groupElement(struct.names().get(i)));
+                return new ScalarMember(scalar, desc.valueType(), struct.offset(i), desc.toString(),
+                        constant(field, CD_VarHandle), field.varType());
             }
             if (desc instanceof StructDesc<?> nested) {
                 return new StructMember(constant(nested.access(), CD_STRUCT_ACCESS));
@@ -253,11 +292,13 @@ final class StructAccessors {
             }
 
             void load() {
+                if (members.stream().anyMatch(m -> m instanceof ScalarMember s && s.scalar.read == AccessMode.GET)) {
+                    code.invokestatic(CD_VarHandle, "loadLoadFence", MethodTypeDesc.of(CD_void));
+                }
                 code.ldc(constructor);
                 for (int i = 0; i < members.size(); i++) {
                     switch (members.get(i)) {
-                        case ScalarMember s -> address(code, s.offset).invokestatic(desc(s.scalar.owner), s.scalar.get,
-                                MethodTypeDesc.of(desc(s.slot), CD_SEGMENT, CD_long));
+                        case ScalarMember s -> read(s);
                         case StructMember s -> memberCell(code.ldc(s.access), i).checkcast(CD_STRUCT_CELL)
                                 .invokeinterface(CD_STRUCT_ACCESS, "load", LOAD);
                         case LockMember _ -> memberCell(code, i);
@@ -309,6 +350,15 @@ final class StructAccessors {
 
             void end() {
                 code.return_();
+            }
+
+            /** Pushes scalar {@code s} as its slot's type: its field's var handle in the scalar's mode, then its conversion. */
+            private void read(ScalarMember s) {
+                code.ldc(s.field).aload(segment).lload(offset).invokevirtual(CD_VarHandle, s.scalar.read.methodName(),
+                        MethodTypeDesc.of(desc(s.carrier), CD_SEGMENT, CD_long));
+                if (s.scalar.convert != null) {
+                    code.invokestatic(desc(s.scalar.convertOwner), s.scalar.convert, MethodTypeDesc.of(desc(s.slot), desc(s.carrier)));
+                }
             }
 
             /** Pushes the segment and the offset of a field {@code delta} bytes into the struct. */

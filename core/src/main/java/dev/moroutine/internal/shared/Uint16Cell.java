@@ -11,13 +11,9 @@ public final class Uint16Cell extends AbstractCell implements Uint16 {
     }
 
     /**
-     * Reads a uint16 at {@code (segment, offset)}: here and in a struct's generated access
-     * ({@link StructAccessors}), which also calls {@link #put} after {@link #check}.
+     * Refuses a value out of the uint16 range: here and in a struct's generated access
+     * ({@link StructAccessors}), which calls {@link #put} after it.
      */
-    static int get(MemorySegment segment, long offset) {
-        return Short.toUnsignedInt(Memory.getShortOpaque(segment, offset));
-    }
-
     static void check(int value, Object what) {
         Values.range(value, 0, 65535, what);
     }
@@ -28,7 +24,7 @@ public final class Uint16Cell extends AbstractCell implements Uint16 {
 
     @Override
     public int load() {
-        return get(segment, offset);
+        return Short.toUnsignedInt(Memory.getShortOpaque(segment, offset));
     }
 
     @Override

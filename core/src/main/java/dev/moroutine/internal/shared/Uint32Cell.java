@@ -11,13 +11,9 @@ public final class Uint32Cell extends AbstractCell implements Uint32 {
     }
 
     /**
-     * Reads a uint32 at {@code (segment, offset)}: here and in a struct's generated access
-     * ({@link StructAccessors}), which also calls {@link #put} after {@link #check}.
+     * Refuses a value out of the uint32 range: here and in a struct's generated access
+     * ({@link StructAccessors}), which calls {@link #put} after it.
      */
-    static long get(MemorySegment segment, long offset) {
-        return Integer.toUnsignedLong(Memory.getIntOpaque(segment, offset));
-    }
-
     static void check(long value, Object what) {
         Values.range(value, 0, 0xFFFF_FFFFL, what);
     }
@@ -28,7 +24,7 @@ public final class Uint32Cell extends AbstractCell implements Uint32 {
 
     @Override
     public long load() {
-        return get(segment, offset);
+        return Integer.toUnsignedLong(Memory.getIntOpaque(segment, offset));
     }
 
     @Override

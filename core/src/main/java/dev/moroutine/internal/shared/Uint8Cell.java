@@ -11,13 +11,9 @@ public final class Uint8Cell extends AbstractCell implements Uint8 {
     }
 
     /**
-     * Reads a uint8 at {@code (segment, offset)}: here and in a struct's generated access
-     * ({@link StructAccessors}), which also calls {@link #put} after {@link #check}.
+     * Refuses a value out of the uint8 range: here and in a struct's generated access
+     * ({@link StructAccessors}), which calls {@link #put} after it.
      */
-    static int get(MemorySegment segment, long offset) {
-        return Byte.toUnsignedInt(Memory.getByteOpaque(segment, offset));
-    }
-
     static void check(int value, Object what) {
         Values.range(value, 0, 255, what);
     }
@@ -28,7 +24,7 @@ public final class Uint8Cell extends AbstractCell implements Uint8 {
 
     @Override
     public int load() {
-        return get(segment, offset);
+        return Byte.toUnsignedInt(Memory.getByteOpaque(segment, offset));
     }
 
     @Override
