@@ -464,6 +464,28 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     }
 
     /**
+     * Takes a run of items for a forwarder: the next one, waiting for it, then those already queued,
+     * up to {@code into.length}.
+     *
+     * @param into where they go, from index 0
+     * @return how many were taken; 0 at the end
+     * @throws TaskFailedException if the producer failed, after every item it emitted before
+     * @throws CancellationException if the producer was stopped before it finished
+     */
+    public int nextRun(Object[] into) {
+        Object item = nextOrNull();
+        if (item == null) {
+            return 0;
+        }
+        into[0] = item;
+        int n = 1;
+        while (n < into.length && (item = poll()) != null) {
+            into[n++] = item;
+        }
+        return n;
+    }
+
+    /**
      * Takes an item already queued, without waiting (a forwarder filling a batch after {@link #next()}).
      *
      * @return the item, or null if none is queued now
