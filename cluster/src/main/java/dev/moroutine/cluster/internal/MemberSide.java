@@ -1,5 +1,7 @@
 package dev.moroutine.cluster.internal;
 
+import com.hazelcast.client.Client;
+import com.hazelcast.client.ClientListener;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
@@ -35,8 +37,8 @@ import java.util.concurrent.TimeUnit;
  * hits) and the streams it serves. Kept in the member's user context, so several members in one
  * JVM each have their own.
  *
- * <p>A pool here closes when its owner says so ({@link Envelope#CLOSE}), when its owner leaves the
- * cluster, and when this member shuts down; closing stops its worker, which closes the task-arg values.
+ * <p>A pool here closes when its owner says so ({@link Envelope#CLOSE}), when its owner (a member or
+ * a client) leaves the cluster, and when this member shuts down; closing stops its worker, which closes the task-arg values.
  *
  * <h2>Answers</h2>
  * One byte, then: {@link #VALUE} the encoded result; {@link #FAILURE} an encoded throwable;
@@ -94,6 +96,15 @@ final class MemberSide {
             @Override
             public void memberRemoved(MembershipEvent event) {
                 made.ownerLeft(event.getMember().getUuid());
+            }
+        });
+        member.getClientService().addClientListener(new ClientListener() { // an owner may be a client
+            @Override
+            public void clientConnected(Client client) {}
+
+            @Override
+            public void clientDisconnected(Client client) {
+                made.ownerLeft(client.getUuid());
             }
         });
         return made;
