@@ -38,6 +38,13 @@ final class ReviewJobs {
         }
     }
 
+    /** Counted down when the producer of {@link #endless} under a key stops (its stream is closed). */
+    static final java.util.Map<String, CountDownLatch> STOPPED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Numbers from 0, endless; closing the producer's stream counts {@link #STOPPED} down. */
+    static final StreamMo1<String, Integer> endless = streaming((String key) -> IntStream.iterate(0, i -> i + 1).boxed()
+            .onClose(() -> STOPPED.computeIfAbsent(key, k -> new CountDownLatch(1)).countDown()));
+
     static final Mo0<Blocker> blocker = mo(() -> new Blocker(Cluster.here().getName()));
 
     static final Mo2<Blocker, Integer, String> useBlocker = mo((b, i) -> b.member() + ":" + i);

@@ -144,4 +144,50 @@ class StreamReviewTest {
             }
         }
     }
+
+    /**
+     * A member shut down (or terminated) mid-stream, many times, the consumer at random speeds: the
+     * stream fails with WorkerDiedException after the items that came, and is counted out once.
+     */
+    @Test
+    void membersLeavingMidStreamSettleEachStreamOnceAsLost() throws Exception {
+        java.util.SplittableRandom seeds = new java.util.SplittableRandom(7);
+        List<String> wrong = new ArrayList<>();
+        for (int round = 0; round < 8; round++) {
+            boolean graceful = round % 2 == 0;
+            HazelcastInstance doomed = members.start();
+            try (Pool pool = pool(1 + seeds.nextInt(200))) {
+                WorkerHandle worker = pool.workers().stream()
+                        .filter(w -> Cluster.member(w).getUuid().equals(doomed.getCluster().getLocalMember().getUuid()))
+                        .findFirst().orElseThrow();
+                try (LiveStream<Integer> items = pool.run(Moroutine.assign(worker, Jobs.numbers.call(Integer.MAX_VALUE)))) {
+                    Iterator<Integer> it = items.iterator();
+                    int before = 1 + seeds.nextInt(500);
+                    for (int i = 0; i < before; i++) {
+                        assertEquals(i, it.next());
+                    }
+                    Thread leaving = Thread.ofPlatform().start(graceful ? doomed::shutdown : () -> doomed.getLifecycleService().terminate());
+                    int next = before;
+                    Throwable outcome = null;
+                    while (outcome == null) {
+                        try {
+                            if (!it.hasNext()) {
+                                outcome = new AssertionError("ended normally");
+                                break;
+                            }
+                            assertEquals(next++, it.next());
+                        } catch (RuntimeException thrown) {
+                            outcome = thrown;
+                        }
+                    }
+                    leaving.join(60_000);
+                    if (!(outcome instanceof TaskFailedException && outcome.getCause() instanceof WorkerDiedException)) {
+                        wrong.add("round " + round + (graceful ? " (shutdown)" : " (terminate)") + ": " + outcome);
+                    }
+                    assertEquals(0, worker.activeCount(), "round " + round + ": counted out once");
+                }
+            }
+        }
+        assertEquals(List.of(), wrong);
+    }
 }
