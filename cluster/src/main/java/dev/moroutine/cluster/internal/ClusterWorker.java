@@ -62,7 +62,8 @@ import java.util.concurrent.locks.LockSupport;
  * mark, always has room, and the pump never waits on it. It pulls when the member may send at least
  * {@link #PULL_WINDOW} of a high-water mark (its consumer's count plus the high-water mark, less what
  * came), else waits for the consumer to take more: so one pull carries many items, and the next
- * travels while the consumer takes the last ones.
+ * travels while the consumer takes the last ones. A consumer's close wakes a waiting pump before it
+ * settles the task, so the pump looks at its pipe too: a closed pipe, it cancels the task on the member.
  *
  * <h2>Lifecycle</h2>
  * OPEN, then DRAINING ({@link #drain}: tasks sent still run; the pool on the member is closed when the
@@ -389,10 +390,16 @@ public final class ClusterWorker implements Worker {
                 if (!inFlight.containsKey(pending.seq)) {
                     return; // settled meanwhile: cancelled, timed out, stopped, or its member left
                 }
+                if (pipe.cancelled()) {
+                    // The consumer closed: its close wakes this pump before it settles the task, so the pump
+                    // settles it itself rather than wait for a settling that wakes nobody.
+                    cancelled(pending);
+                    return;
+                }
                 long consumed = pipe.consumedCount();
                 if (consumed + highWaterMark - received < threshold) {
                     pipe.wakeOnConsumption(() -> LockSupport.unpark(pumpThread)); // then look again: one sees the other
-                    if (pipe.consumedCount() == consumed && inFlight.containsKey(pending.seq)) {
+                    if (pipe.consumedCount() == consumed && !pipe.cancelled() && inFlight.containsKey(pending.seq)) {
                         LockSupport.park(this);
                     }
                     continue;
