@@ -64,6 +64,8 @@ import java.util.concurrent.locks.LockSupport;
  * came), else waits for the consumer to take more: so one pull carries many items, and the next
  * travels while the consumer takes the last ones. A consumer's close wakes a waiting pump before it
  * settles the task, so the pump looks at its pipe too: a closed pipe, it cancels the task on the member.
+ * A stream settled before the member's answer to its STREAM is cancelled again when that answer comes:
+ * its first CANCEL travels on another executor, and may have reached the member before the STREAM.
  *
  * <h2>Lifecycle</h2>
  * OPEN, then DRAINING ({@link #drain}: tasks sent still run; the pool on the member is closed when the
@@ -291,6 +293,13 @@ public final class ClusterWorker implements Worker {
             return;
         }
         if (pending.streaming && reply[0] == MemberSide.OK) {
+            if (!inFlight.containsKey(pending.seq)) {
+                // Settled (closed, say) before the member started it: its CANCEL, on the control executor,
+                // may have reached the member before this STREAM and found nothing to stop. The stream is
+                // there now, so cancel it again: a later CANCEL is sent after this answer, and finds it.
+                sendCancel(pending.seq);
+                return;
+            }
             Thread.ofVirtual().name(name + "-stream-" + pending.seq).start(() -> pump(pending));
             return;
         }
