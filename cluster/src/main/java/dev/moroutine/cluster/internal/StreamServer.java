@@ -39,7 +39,9 @@ import org.apache.fory.memory.MemoryBuffer;
  * <h2>The end</h2>
  * Once the pipe has ended and the task has completed, the outcome follows the last items: the pull
  * that takes the last of them answers {@link MemberSide#END}, or, after a failure, the next pull
- * answers the failure. Closing ({@link #close}) cancels the task and answers every pull at once.
+ * answers the failure. An item that cannot cross ({@link Codec#encodeItems} refuses it) ends the
+ * stream so too: the producer is stopped, the items before it go, and the next pull answers why.
+ * Closing ({@link #close}) cancels the task and answers every pull at once.
  * The outbox and counts are guarded by {@code lock}, so successive pulls, on whatever threads, see
  * each other's takes.
  */
@@ -93,7 +95,9 @@ final class StreamServer extends PipeOutput {
                 lock.lock();
                 try {
                     boolean first = outbox.isEmpty();
-                    outbox.addAll(Arrays.asList(run).subList(0, n));
+                    if (!ended) { // else an item could not cross: nothing after it goes (see the class comment)
+                        outbox.addAll(Arrays.asList(run).subList(0, n));
+                    }
                     if (first || outbox.size() >= credit + pipe.highWaterMark() - sent) {
                         changed.signalAll(); // a waiting pull starts to linger, or has all its credit allows
                     }
@@ -109,7 +113,9 @@ final class StreamServer extends PipeOutput {
             lock.lock();
             try {
                 ended = true;
-                failure = thrown;
+                if (failure == null) { // an item that could not cross failed the stream first
+                    failure = thrown;
+                }
                 changed.signalAll();
             } finally {
                 lock.unlock();
@@ -161,13 +167,16 @@ final class StreamServer extends PipeOutput {
         out.writerIndex(HEADER);
         int count = 0;
         if (!outbox.isEmpty()) {
+            Object[] items = outbox.toArray();
             try {
-                count = codec.encodeItems(outbox.toArray(), 0, outbox.size(), out, BYTE_BUDGET, execution.invocation(), memberName);
+                count = codec.encodeItems(items, 0, items.length, out, BYTE_BUDGET, execution.invocation(), memberName);
             } catch (IllegalArgumentException cannotCross) {
-                closeLocked();
-                return failedAnswer.apply(new IllegalArgumentException(cannotCross.getMessage()
-                        .replace("isolated worker " + memberName, "cluster member " + memberName)
-                        .replace("IsolatedOptions.defaults()", "ClusterOptions.defaults()"), cannotCross.getCause()));
+                refuse(items, cannotCross);
+                if (outbox.isEmpty()) {
+                    return failedAnswer.apply(failure);
+                }
+                out.writerIndex(HEADER);
+                count = codec.encodeItems(items, 0, outbox.size(), out, BYTE_BUDGET, execution.invocation(), memberName);
             }
             outbox.subList(0, count).clear();
             sent += count;
@@ -178,24 +187,45 @@ final class StreamServer extends PipeOutput {
         return reply;
     }
 
+    /**
+     * An item of the outbox cannot cross: the stream fails with that, after the items before it. The
+     * producer stops, the outbox keeps only those items, and the pull that finds it empty answers the
+     * failure, as it answers the producer's own. Holds the lock.
+     */
+    private void refuse(Object[] items, IllegalArgumentException cannotCross) {
+        int crossing = 0;
+        MemoryBuffer scratch = MemoryBuffer.newHeapBuffer(64);
+        try {
+            for (; crossing < items.length; crossing++) { // the culprit is the first item that cannot cross alone
+                scratch.writerIndex(0);
+                codec.encodeItems(items, crossing, 1, scratch, BYTE_BUDGET, execution.invocation(), memberName);
+            }
+        } catch (IllegalArgumentException culprit) {
+            // found at index crossing
+        }
+        outbox.subList(crossing, outbox.size()).clear();
+        ended = true; // the forwarder adds nothing more
+        failure = new IllegalArgumentException(cannotCross.getMessage()
+                .replace("isolated worker " + memberName, "cluster member " + memberName)
+                .replace("IsolatedOptions.defaults()", "ClusterOptions.defaults()"), cannotCross.getCause());
+        pipe.cancel();
+        execution.cancel(true);
+    }
+
     /** The owner cancelled the stream, or its pool closes here: the task stops and pulls are answered at once. */
     void close() {
         lock.lock();
         try {
-            closeLocked();
+            closed = true;
+            outbox.clear();
+            changed.signalAll();
+            pipe.cancel();
+            Execution<Object> running = execution;
+            if (running != null) {
+                running.cancel(true);
+            }
         } finally {
             lock.unlock();
-        }
-    }
-
-    private void closeLocked() {
-        closed = true;
-        outbox.clear();
-        changed.signalAll();
-        pipe.cancel();
-        Execution<Object> running = execution;
-        if (running != null) {
-            running.cancel(true);
         }
     }
 }
