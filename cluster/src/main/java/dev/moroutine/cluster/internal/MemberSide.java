@@ -39,6 +39,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A pool here closes when its owner says so ({@link Envelope#CLOSE}), when its owner (a member or
  * a client) leaves the cluster, and when this member shuts down; closing stops its worker, which closes the task-arg values.
+ * Once this member shuts down, a stream's pull that finds its pool gone is answered {@link #LEFT},
+ * as one that found it still there: the stream is lost with the member, not cancelled.
  *
  * <h2>Answers</h2>
  * One byte, then: {@link #VALUE} the encoded result; {@link #FAILURE} an encoded throwable;
@@ -125,6 +127,9 @@ final class MemberSide {
             return new byte[] {OK};
         }
         PoolHere pool = pools.get(poolId);
+        if (pool == null && shuttingDown && (kind == Envelope.STREAM || kind == Envelope.PULL)) {
+            return left("its pools were closing"); // closeAll removed it: the stream is lost with this member
+        }
         if (pool == null) {
             String why = "pool " + poolId + " is not open on member " + member.getCluster().getLocalMember()
                     + " (it was closed, or its owner left the cluster)";
@@ -182,6 +187,10 @@ final class MemberSide {
                 pool.close(false);
             }
         }
+    }
+
+    private byte[] left(String doing) {
+        return tagged(LEFT, ("member " + member.getName() + " shut down while " + doing).getBytes(StandardCharsets.UTF_8));
     }
 
     private static byte[] cancelled(String why) {
@@ -327,10 +336,6 @@ final class MemberSide {
             // A CancellationException the function threw is stored wrapped: send the function's own.
             Throwable own = thrown instanceof CompletionException && thrown.getCause() != null ? thrown.getCause() : thrown;
             return tagged(FAILURE, codec.encodeFailure(own));
-        }
-
-        private byte[] left(String doing) {
-            return tagged(LEFT, ("member " + member.getName() + " shut down while " + doing).getBytes(StandardCharsets.UTF_8));
         }
 
         /** Starts a streaming task: {@code payload} = its own timeout in nanoseconds or -1 (int64), its high-water mark (int32), the invocation. */
