@@ -41,8 +41,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * The whole comparison, one command: Piscina on Node.js (through {@code node/piscina-bench.mjs}),
- * then every JMH benchmark, then the report: {@code RESULTS.md} (a summary line per shape, the
- * issues' targets, and a table per shape) and {@code chart.png}. The terminal shows progress (which
+ * then the cluster shapes (Hazelcast members, in a JVM of their own: {@link ClusterResults}), then
+ * every JMH benchmark, then the report: {@code RESULTS.md} (a summary line per shape, the issues'
+ * targets, and a table per shape) and {@code chart.png}. The terminal shows progress (which
  * shape, which system, how far, the time left) and, at the end, the summary and the targets.
  *
  * <p>Run from the repository root (the {@code bench} profile calls this class at {@code package},
@@ -58,7 +59,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * With {@code --busy=N} the JMH benchmarks run twice: as usual, then again while {@link Burner}s
  * (other processes) keep N cores busy. The report adds a section that compares, per shape, what
  * moroutine keeps of its quiet figure with what the best JDK peer keeps of its own, and moroutine's
- * ratio to the best peer under load. Piscina runs on the quiet machine only.
+ * ratio to the best peer under load. Piscina and the cluster shapes run on the quiet machine only.
  *
  * <h2>Rounds</h2>
  * The benchmarks run in rounds (full mode: 3): each round runs every benchmark and system once, in
@@ -67,7 +68,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * run-to-run spread that a single fork hides. The tables pool the iterations of all rounds.
  *
  * <p>Arguments: {@code --mode=quick|full}, {@code --include=<regex>} (Piscina runs when the regex
- * matches {@code dev.moroutine.bench.Piscina}), {@code --busy=<cores>} (0: quiet only),
+ * matches {@code dev.moroutine.bench.Piscina}, the cluster shapes when it matches
+ * {@code dev.moroutine.bench.ClusterBench}), {@code --busy=<cores>} (0: quiet only),
  * {@code --results=<directory>}, {@code --node=<the harness's directory>}.
  */
 public final class BenchMain {
@@ -151,16 +153,18 @@ public final class BenchMain {
 
         int jmhRuns = countRuns(include) * mode.rounds() * (busy > 0 ? 2 : 1);
         boolean piscina = Pattern.compile(include).matcher(PISCINA_NAME).find();
-        if (jmhRuns == 0 && !piscina) {
+        boolean cluster = Pattern.compile(include).matcher(ClusterResults.NAME).find();
+        if (jmhRuns == 0 && !piscina && !cluster) {
             throw new IllegalArgumentException("nothing matches --include=" + include);
         }
-        System.out.printf(Locale.ROOT, "moroutine benchmarks, %s mode: %s%s; JMH: %d runs (%s), about %d min%n",
-                modeName, piscina ? "Piscina on Node.js, then " : "", "JMH", jmhRuns, mode,
-                Math.round((jmhRuns * mode.perBenchmark().toSeconds() + (piscina ? 35 : 0)) / 60.0));
+        System.out.printf(Locale.ROOT, "moroutine benchmarks, %s mode: %s%s%s; JMH: %d runs (%s), about %d min%n",
+                modeName, piscina ? "Piscina on Node.js, then " : "", cluster ? "the cluster shapes, then " : "", "JMH", jmhRuns,
+                mode, Math.round((jmhRuns * mode.perBenchmark().toSeconds() + (piscina ? 35 : 0) + (cluster ? 30 : 0)) / 60.0));
 
         double loadBefore = load();
         Instant start = Instant.now();
         PiscinaResults node = piscina ? runPiscina(nodeDir, modeName, resultsDir.resolve("piscina-result.properties")) : null;
+        ClusterResults clustered = cluster ? ClusterResults.run(modeName, resultsDir.resolve("cluster-result.properties")) : null;
 
         List<RunResult> results = List.of();
         List<RunResult> busyResults = List.of();
@@ -190,6 +194,9 @@ public final class BenchMain {
         if (node != null) {
             rows.addAll(node.rows());
         }
+        if (clustered != null) {
+            rows.addAll(clustered.rows());
+        }
         if (everything || Pattern.compile(include).matcher("dev.moroutine.bench.StreamingBenchmark").find()
                 || Pattern.compile(include).matcher("dev.moroutine.bench.FanOutBenchmark").find()) {
             rows.addAll(ResultsTable.seedRows().stream()
@@ -202,7 +209,7 @@ public final class BenchMain {
         String summary = ResultsTable.summary(rows);
         String targets = Targets.render(Targets.evaluate(rows, took, everything && "quick".equals(modeName) && busy == 0));
         String underLoad = busy > 0 ? ResultsTable.underLoad(rows, ResultsTable.rows(busyResults), busyLabel(busy)) : "";
-        String report = header(modeName, mode, include, busy, results, node, start, took, loadBefore, loadAfter)
+        String report = header(modeName, mode, include, busy, results, node, clustered, start, took, loadBefore, loadAfter)
                 + "## Summary\n\n" + summary + "\n"
                 + "## Targets (measured, not asserted)\n\n" + targets + "\n"
                 + (busy > 0 ? "## Under load: " + busyLabel(busy) + "\n\n" + underLoad + "\n" : "")
@@ -336,7 +343,7 @@ public final class BenchMain {
     }
 
     private static String header(String modeName, Mode mode, String include, int busy, Collection<RunResult> results,
-            PiscinaResults node, Instant start, Duration took, double loadBefore, double loadAfter) {
+            PiscinaResults node, ClusterResults clustered, Instant start, Duration took, double loadBefore, double loadAfter) {
         int cpus = Runtime.getRuntime().availableProcessors();
         String command = "mvn -q -Pbench -DskipTests package"
                 + ("quick".equals(modeName) ? "" : " -Dbench.mode=" + modeName)
@@ -360,6 +367,7 @@ public final class BenchMain {
                     + params.getVmName() + " " + params.getVmVersion() + ", options " + String.join(" ", params.getJvmArgs()));
         }
         lines.add("- " + (node == null ? "Piscina: not selected by --include" : node.summary()));
+        lines.add("- " + (clustered == null ? "Cluster shapes: not selected by --include" : clustered.summary()));
         lines.add("- The seed's figures are its own published ones, " + ResultsTable.SEED_NOTE
                 + ": a reference, never compared.");
         lines.add("- Medians: of the iterations (of all samples, for latency); the spread is the lowest and the"

@@ -20,6 +20,7 @@ import dev.moroutine.cluster.ClusterOptions;
 import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamMo1;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -40,12 +41,14 @@ import java.util.stream.IntStream;
  *   <li><b>stream</b>: {@link #ITEMS} items of a streaming moroutine from another member, items/s; beside it, the
  *       same items fetched by Hazelcast callables returning lists of {@link #CHUNK}, one at a time.</li>
  * </ul>
- * Prints the median of the rounds and the ratio to Hazelcast's own. Run from the repository root:
+ * Prints the median of the rounds and the ratio to Hazelcast's own. The quick comparison
+ * ({@link BenchMain}) runs it in a JVM of its own ({@link ClusterResults}), which reads the rounds'
+ * figures from the file {@code --out} names. Alone, from the repository root:
  * <pre>
- * mvn -q -pl bench -am -DskipTests package
- * java -cp "$(cat bench/target/classpath.txt):bench/target/classes" dev.moroutine.bench.ClusterBench [rounds]
+ * mvn -q -Pbench -DskipTests package -Dbench.include=ClusterBench
  * </pre>
- * or through the bench profile's class path; it needs nothing else.
+ * Arguments: {@code --rounds=} (default 7), {@code --warmups=} (default 2), {@code --tasks=} (pipelined
+ * tasks per round, default {@value #TASKS}), {@code --out=} (a properties file for the rounds' figures).
  */
 public final class ClusterBench {
 
@@ -127,11 +130,29 @@ public final class ClusterBench {
     /**
      * Runs the shapes.
      *
-     * @param args the number of rounds (default 5)
+     * @param args {@code --rounds=}, {@code --warmups=}, {@code --tasks=}, {@code --out=}
      * @throws Exception if one fails
      */
     public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        int rounds = 7;
+        int warmups = 2;
+        int tasks = TASKS;
+        String out = null;
+        for (String arg : args) {
+            String value = arg.substring(arg.indexOf('=') + 1);
+            if (arg.startsWith("--rounds=")) {
+                rounds = Integer.parseInt(value);
+            } else if (arg.startsWith("--warmups=")) {
+                warmups = Integer.parseInt(value);
+            } else if (arg.startsWith("--tasks=")) {
+                tasks = Integer.parseInt(value);
+            } else if (arg.startsWith("--out=")) {
+                out = value;
+            } else {
+                throw new IllegalArgumentException("unknown argument \"" + arg + "\"; expected --rounds=, --warmups=, --tasks= or --out=");
+            }
+        }
+        long started = System.nanoTime();
         System.setProperty("hazelcast.logging.type", "none");
         List<HazelcastInstance> members = new ArrayList<>();
         Config config = config();
@@ -145,22 +166,28 @@ public final class ClusterBench {
         IExecutorService raw = caller.getExecutorService("raw");
         Member[] targets = caller.getCluster().getMembers().toArray(Member[]::new);
         Member remote = Arrays.stream(targets).filter(m -> !m.localMember()).findFirst().orElseThrow();
-        double[][] results = new double[4][rounds];
-        // Streams hand over runs of items instead of one at a time with a high-water mark of a pull's size.
+        double[][] results = new double[5][rounds];
+        // A high-water mark of a chunk: the producer is never more items ahead of the consumer than Hazelcast's own
+        // callables, one chunk at a time. Twice that: a pull carries a chunk while the consumer takes the last one.
         try (Pool pool = Cluster.workers(caller, ClusterOptions.defaults()
-                .withPoolOptions(PoolOptions.defaults().withHighWaterMark(CHUNK)))) {
-            var remoteWorker = pool.workers().stream().filter(w -> !Cluster.member(w).localMember()).findFirst().orElseThrow();
-            for (int warm = 0; warm < 2; warm++) { // JIT and Hazelcast's own warm-up
-                pipelinedMoroutine(pool);
-                pipelinedRaw(raw, targets);
+                .withPoolOptions(PoolOptions.defaults().withHighWaterMark(CHUNK)));
+                Pool wide = Cluster.workers(caller, ClusterOptions.defaults()
+                        .withPoolOptions(PoolOptions.defaults().withHighWaterMark(2 * CHUNK)))) {
+            var remoteWorker = remoteOf(pool);
+            var wideRemote = remoteOf(wide);
+            for (int warm = 0; warm < warmups; warm++) { // JIT and Hazelcast's own warm-up
+                pipelinedMoroutine(pool, tasks);
+                pipelinedRaw(raw, targets, tasks);
                 streamMoroutine(pool, remoteWorker);
                 streamRaw(raw, remote);
+                streamMoroutine(wide, wideRemote);
             }
             for (int r = 0; r < rounds; r++) {
-                results[0][r] = pipelinedMoroutine(pool);
-                results[1][r] = pipelinedRaw(raw, targets);
+                results[0][r] = pipelinedMoroutine(pool, tasks);
+                results[1][r] = pipelinedRaw(raw, targets, tasks);
                 results[2][r] = streamMoroutine(pool, remoteWorker);
                 results[3][r] = streamRaw(raw, remote);
+                results[4][r] = streamMoroutine(wide, wideRemote);
             }
         } finally {
             for (HazelcastInstance member : members) {
@@ -176,7 +203,11 @@ public final class ClusterBench {
         System.out.printf(Locale.ROOT, "pipelined noop (%d in flight): moroutine %,.0f tasks/s, IExecutorService %,.0f tasks/s,"
                 + " raw/moroutine %.2fx%n", IN_FLIGHT, noop, noopRaw, noopRaw / noop);
         System.out.printf(Locale.ROOT, "stream (%,d items): moroutine %,.0f items/s, IExecutorService chunks of %d %,.0f items/s,"
-                + " raw/moroutine %.2fx%n", ITEMS, stream, CHUNK, streamRaw, streamRaw / stream);
+                + " raw/moroutine %.2fx; moroutine at highWaterMark %d %,.0f items/s%n", ITEMS, stream, CHUNK, streamRaw,
+                streamRaw / stream, 2 * CHUNK, median(results[4]));
+        if (out != null) {
+            ClusterResults.write(Path.of(out), results, tasks, (System.nanoTime() - started) / 1e9);
+        }
         System.exit(0);
     }
 
@@ -198,10 +229,14 @@ public final class ClusterBench {
         return config;
     }
 
-    private static double pipelinedMoroutine(Pool pool) throws Exception {
+    private static dev.moroutine.WorkerHandle remoteOf(Pool pool) {
+        return pool.workers().stream().filter(w -> !Cluster.member(w).localMember()).findFirst().orElseThrow();
+    }
+
+    private static double pipelinedMoroutine(Pool pool, int tasks) throws Exception {
         Future<?>[] ring = new Future<?>[IN_FLIGHT];
         long start = System.nanoTime();
-        for (int i = 0; i < TASKS; i++) {
+        for (int i = 0; i < tasks; i++) {
             int slot = i % IN_FLIGHT;
             if (ring[slot] != null) {
                 ring[slot].get();
@@ -209,15 +244,17 @@ public final class ClusterBench {
             ring[slot] = pool.submit(echo.call(i));
         }
         for (Future<?> future : ring) {
-            future.get();
+            if (future != null) {
+                future.get();
+            }
         }
-        return TASKS * 1e9 / (System.nanoTime() - start);
+        return tasks * 1e9 / (System.nanoTime() - start);
     }
 
-    private static double pipelinedRaw(IExecutorService raw, Member[] targets) throws Exception {
+    private static double pipelinedRaw(IExecutorService raw, Member[] targets, int tasks) throws Exception {
         Future<?>[] ring = new Future<?>[IN_FLIGHT];
         long start = System.nanoTime();
-        for (int i = 0; i < TASKS; i++) {
+        for (int i = 0; i < tasks; i++) {
             int slot = i % IN_FLIGHT;
             if (ring[slot] != null) {
                 ring[slot].get();
@@ -225,9 +262,11 @@ public final class ClusterBench {
             ring[slot] = raw.submitToMember(new RawEcho(i), targets[i % targets.length]);
         }
         for (Future<?> future : ring) {
-            future.get();
+            if (future != null) {
+                future.get();
+            }
         }
-        return TASKS * 1e9 / (System.nanoTime() - start);
+        return tasks * 1e9 / (System.nanoTime() - start);
     }
 
     private static double streamMoroutine(Pool pool, dev.moroutine.WorkerHandle remote) {

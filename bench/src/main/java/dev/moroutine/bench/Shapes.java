@@ -28,6 +28,12 @@ public final class Shapes {
     /** There and back. */
     public static final Shape ROUND_TRIP = new Shape(12, "round-trip", "Round trip caller→worker→caller (the worker adds 1): "
             + thousands(StreamingBenchmark.ITEMS) + " items", Kind.THROUGHPUT, "M items/s");
+    /** Cluster members (in one JVM) as workers, many noop tasks in flight. */
+    public static final Shape CLUSTER_PIPELINED = new Shape(50, "cluster-pipelined", "Cluster pipelined: 3 Hazelcast members"
+            + " in one JVM, " + ClusterBench.IN_FLIGHT + " noop tasks in flight", Kind.THROUGHPUT, "M tasks/s");
+    /** A stream from another member. */
+    public static final Shape CLUSTER_STREAM = new Shape(51, "cluster-stream", "Cluster stream member→caller: "
+            + thousands(ClusterBench.ITEMS) + " items, highWaterMark " + ClusterBench.CHUNK, Kind.THROUGHPUT, "M items/s");
     /** The fan-out consumer counts. */
     public static final List<Integer> FAN_OUT_CONSUMERS = List.of(1, 2, 4, 8);
     /** One batch argument. */

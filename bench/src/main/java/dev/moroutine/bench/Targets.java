@@ -91,6 +91,8 @@ public final class Targets {
         Optional<Double> isolatedStream16 = median(rows, Shapes.STREAM, ProcessPeers.ISOLATED);
         targets.add(atLeast("11 (worker JVMs)", "stream worker JVM→caller ≥ 5 M items/s (highWaterMark 1024)", isolatedStream, 5,
                 v -> num(v) + " M items/s" + isolatedStream16.map(d -> ", " + num(d) + " at highWaterMark 16").orElse("")));
+        targets.add(cluster(rows, Shapes.CLUSTER_PIPELINED, "pipelined noop"));
+        targets.add(cluster(rows, Shapes.CLUSTER_STREAM, "stream member→caller"));
         targets.add(atMost("5 (benchmarks)", "the whole quick comparison < 5 minutes",
                 quickAndComplete ? Optional.of(took.toMillis() / 60_000.0) : Optional.empty(), 5,
                 v -> took.toMinutes() + " min " + took.toSecondsPart() + " s"));
@@ -122,6 +124,17 @@ public final class Targets {
         String goal = shape.title() + ": moroutine ≥ " + num(times) + "× " + peer;
         return atLeast("14 (speed)", goal, mine.flatMap(m -> theirs.map(p -> ResultsTable.ratio(m, p))), times,
                 v -> num(mine.orElseThrow().compared()) + " vs " + num(theirs.orElseThrow().compared()) + " = " + num(v) + "×");
+    }
+
+    /** Issue 12's: moroutine's cluster pool within 1.2× of Hazelcast's own executor, that is at least its rate ÷ 1.2. */
+    private static Target cluster(List<Row> rows, Shape shape, String what) {
+        Optional<Double> mine = median(rows, shape, ClusterResults.MOROUTINE);
+        Optional<Double> raw = median(rows, shape, ClusterResults.RAW);
+        Optional<Double> wide = ratio(median(rows, shape, ClusterResults.MOROUTINE_WIDE), raw);
+        return atLeast("12 (cluster)", what + " within 1.2× of raw IExecutorService (≥ " + num(1 / 1.2) + "× its rate)",
+                ratio(mine, raw), 1 / 1.2, v -> num(mine.orElseThrow()) + " vs " + num(raw.orElseThrow()) + " " + shape.unit()
+                        + " = " + num(v) + "×" + wide.map(w -> "; " + num(w) + "× at highWaterMark " + 2 * ClusterBench.CHUNK)
+                                .orElse(""));
     }
 
     private static Optional<Row> row(List<Row> rows, Shape shape, String system) {

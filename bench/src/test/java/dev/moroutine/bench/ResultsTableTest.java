@@ -124,6 +124,31 @@ class ResultsTableTest {
     }
 
     @Test
+    void readsTheClusterShapesAndChecksIssue12sTargets(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("cluster.properties");
+        double[][] perRound = {{30_000, 40_000, 35_000}, {3_000, 3_500, 2_500}, {1.5e6, 1.8e6, 1.6e6}, {2.0e6, 2.2e6, 1.9e6},
+            {2.5e6, 2.6e6, 2.4e6}};
+        ClusterResults.write(file, perRound, 5000, 12.5);
+        Properties p = new Properties();
+        try (var in = java.nio.file.Files.newBufferedReader(file)) {
+            p.load(in);
+        }
+        ClusterResults results = ClusterResults.parse(p);
+        Row stream = results.rows().stream()
+                .filter(r -> r.shape().equals(Shapes.CLUSTER_STREAM) && r.system().equals(ClusterResults.MOROUTINE))
+                .findFirst().orElseThrow();
+        assertEquals(1.6, stream.median(), 1e-9);
+        assertEquals(1.5, stream.low(), 1e-9);
+        assertTrue(results.summary().contains("3 rounds"), results.summary());
+        List<Target> targets = Targets.evaluate(results.rows(), Duration.ofSeconds(250), false);
+        assertEquals(Optional.of(true), find(targets, "pipelined noop within 1.2×").met()); // 35,000 vs 3,000
+        Target streamTarget = find(targets, "stream member→caller within 1.2×");
+        assertEquals(Optional.of(false), streamTarget.met()); // 1.6 / 2.0 = 0.8 < 1 / 1.2
+        assertEquals("1.60 vs 2.00 M items/s = 0.800×; 1.25× at highWaterMark 2048", streamTarget.measured());
+        assertTrue(ClusterResults.notRun("no members").rows().stream().allMatch(r -> !r.ran()));
+    }
+
+    @Test
     void readsPiscinasResults() {
         Properties p = new Properties();
         p.setProperty("available", "true");

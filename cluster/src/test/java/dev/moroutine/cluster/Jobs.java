@@ -66,6 +66,29 @@ final class Jobs {
 
     static final StreamMo1<Integer, Integer> numbers = streaming(n -> IntStream.range(0, n).boxed());
 
+    /** Items handed to the stream so far, per key: the producer's lead, seen from the test. */
+    static final Map<String, AtomicInteger> PRODUCED = new ConcurrentHashMap<>();
+
+    /** Numbers from 0, endless, counted under {@code key} as the producer hands each to the stream. */
+    static final StreamMo1<String, Integer> counted = streaming((String key) -> {
+        AtomicInteger produced = PRODUCED.computeIfAbsent(key, k -> new AtomicInteger());
+        return IntStream.iterate(0, i -> i + 1).boxed().peek(i -> produced.incrementAndGet());
+    });
+
+    /** Opened by the test: the second item of {@link #gated} waits for it. */
+    static final CountDownLatch GATE = new CountDownLatch(1);
+
+    /** One item, then, once the gate opens, a second: a slow producer. */
+    static final StreamMo1<Integer, Integer> gated = streaming((Integer first) -> IntStream.of(first, first + 1).boxed().peek(i -> {
+        if (i > first) {
+            try {
+                GATE.await();
+            } catch (InterruptedException stopped) {
+                throw new IllegalStateException(stopped);
+            }
+        }
+    }));
+
     static final StreamMo1<Integer, Integer> failingStream = streaming((Integer n) -> IntStream.range(0, n + 1).boxed().map(i -> {
         if (i == n) {
             throw new IllegalStateException("stream broke after " + n + " items");

@@ -1,5 +1,7 @@
 package dev.moroutine.cluster;
 
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
@@ -22,6 +24,7 @@ final class Members implements AutoCloseable {
     private final String clusterName;
     private final int basePort;
     private final List<HazelcastInstance> started = new ArrayList<>();
+    private final List<HazelcastInstance> clients = new ArrayList<>();
 
     Members(String clusterName) {
         this.clusterName = clusterName + "-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
@@ -33,6 +36,19 @@ final class Members implements AutoCloseable {
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config());
         started.add(member);
         return member;
+    }
+
+    /** Starts a client of these members, connected to them all; closed with them. */
+    HazelcastInstance client() {
+        ClientConfig config = new ClientConfig();
+        config.setClusterName(clusterName);
+        config.setProperty("hazelcast.logging.type", "jdk");
+        for (int port = basePort; port < basePort + 6; port++) {
+            config.getNetworkConfig().addAddress("127.0.0.1:" + port);
+        }
+        HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+        clients.add(client);
+        return client;
     }
 
     /** Starts members, and returns them once the partitions have been spread over them all (no migration under way). */
@@ -73,6 +89,9 @@ final class Members implements AutoCloseable {
 
     @Override
     public void close() {
+        for (HazelcastInstance client : clients) {
+            client.shutdown();
+        }
         for (HazelcastInstance member : started) {
             if (member.getLifecycleService().isRunning()) {
                 member.getLifecycleService().terminate();

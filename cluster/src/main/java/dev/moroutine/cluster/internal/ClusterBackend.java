@@ -8,6 +8,7 @@ import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.IExecutorService;
 import com.hazelcast.core.MemberLeftException;
 import com.hazelcast.partition.Partition;
+import com.hazelcast.spi.exception.TargetDisconnectedException;
 import com.hazelcast.spi.exception.TargetNotMemberException;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.Signal;
@@ -89,8 +90,8 @@ public final class ClusterBackend {
         }
         if (opened.isEmpty()) {
             hazelcast.getCluster().removeMembershipListener(listener);
-            throw new IllegalStateException("no member of cluster " + hazelcast.getConfig().getClusterName() + " opened pool "
-                    + name + ", so it would have no workers");
+            throw new IllegalStateException("no member of the cluster of " + hazelcast.getName() + " opened pool " + name
+                    + ", so it would have no workers");
         }
         WorkerPool made;
         synchronized (backend) { // a member that joins meanwhile waits for the pool
@@ -111,7 +112,8 @@ public final class ClusterBackend {
 
     /** Opens the pool on these members, at once; the members that did it, in order. */
     private List<Member> open(List<Member> members) {
-        List<String> names = new ArrayList<>(List.of(hazelcast.getCluster().getLocalMember().getUuid().toString(), poolName));
+        // The owner: this member or client, whose leaving closes the pool on the members.
+        List<String> names = new ArrayList<>(List.of(hazelcast.getLocalEndpoint().getUuid().toString(), poolName));
         for (Class<?> type : options.registered()) {
             names.add(type.getName());
         }
@@ -209,11 +211,11 @@ public final class ClusterBackend {
         return hazelcast;
     }
 
-    /** Whether a failure means the member (or this instance) is gone. */
+    /** Whether a failure means the member (or this instance) is gone; a client sees its connection to the member drop. */
     static boolean memberGone(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof MemberLeftException || t instanceof TargetNotMemberException
-                    || t instanceof HazelcastInstanceNotActiveException) {
+                    || t instanceof HazelcastInstanceNotActiveException || t instanceof TargetDisconnectedException) {
                 return true;
             }
         }

@@ -3,7 +3,6 @@ package dev.moroutine.cluster.internal;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import dev.moroutine.WorkerDiedException;
-import dev.moroutine.internal.dispatch.Endpoint;
 import dev.moroutine.internal.dispatch.Execution;
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.SpinBudget;
@@ -25,12 +24,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A pool worker that is a cluster member: its tasks run on the member's worker thread for this pool
@@ -57,9 +56,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>A stream</h2>
  * The member starts the streaming task and answers at once; a virtual thread here, the pump, pulls
- * its items in batches ({@link Envelope#PULL}, one pull ahead: the next batch travels while this one
- * is emitted) and emits them into the caller's pipe, waiting when the pipe is full: so the member's
- * producer waits when the caller does not read (see {@link MemberSide}).
+ * its items in batches ({@link Envelope#PULL}, one pull at a time) and emits them into the caller's
+ * pipe. Each pull carries the count the caller's consumer has taken, which the member's producer
+ * counts its lead against (see {@link StreamServer}): so the caller's pipe, of the same high-water
+ * mark, always has room, and the pump never waits on it. It pulls when the member may send at least
+ * {@link #PULL_WINDOW} of a high-water mark (its consumer's count plus the high-water mark, less what
+ * came), else waits for the consumer to take more: so one pull carries many items, and the next
+ * travels while the consumer takes the last ones. A consumer's close wakes a waiting pump before it
+ * settles the task, so the pump looks at its pipe too: a closed pipe, it cancels the task on the member.
+ * A stream settled before the member's answer to its STREAM is cancelled again when that answer comes:
+ * its first CANCEL travels on another executor, and may have reached the member before the STREAM.
  *
  * <h2>Lifecycle</h2>
  * OPEN, then DRAINING ({@link #drain}: tasks sent still run; the pool on the member is closed when the
@@ -76,6 +82,8 @@ public final class ClusterWorker implements Worker {
     /** The most tasks, and about the most bytes, in one batch. */
     private static final int MAX_BATCH = 1024;
     private static final int MAX_BATCH_BYTES = 1 << 20;
+    /** The share of a stream's high-water mark that the member must be free to send before the pump pulls. */
+    static final double PULL_WINDOW = 0.5;
 
     private final String name;
     private final int index;
@@ -170,7 +178,10 @@ public final class ClusterWorker implements Worker {
             sendBatch();
             return;
         }
-        Envelope envelope = new Envelope(Envelope.STREAM, backend.poolId(), seq, timeout, request, null);
+        int highWaterMark = ((Pipe<?>) execution.output().open(this)).highWaterMark();
+        byte[] payload = ByteBuffer.allocate(Long.BYTES + Integer.BYTES + request.length).putLong(timeout).putInt(highWaterMark)
+                .put(request).array();
+        Envelope envelope = new Envelope(Envelope.STREAM, backend.poolId(), seq, 0, payload, null);
         try {
             backend.tasks().submitToMember(envelope, member, new ExecutionCallback<byte[]>() {
                 @Override
@@ -282,6 +293,13 @@ public final class ClusterWorker implements Worker {
             return;
         }
         if (pending.streaming && reply[0] == MemberSide.OK) {
+            if (!inFlight.containsKey(pending.seq)) {
+                // Settled (closed, say) before the member started it: its CANCEL, on the control executor,
+                // may have reached the member before this STREAM and found nothing to stop. The stream is
+                // there now, so cancel it again: a later CANCEL is sent after this answer, and finds it.
+                sendCancel(pending.seq);
+                return;
+            }
             Thread.ofVirtual().name(name + "-stream-" + pending.seq).start(() -> pump(pending));
             return;
         }
@@ -316,7 +334,7 @@ public final class ClusterWorker implements Worker {
 
     /** Hazelcast could not deliver the task or its answer. */
     private void failed(Pending pending, Throwable failure) {
-        if (ClusterBackend.memberGone(failure)) {
+        if (ClusterBackend.memberGone(failure) || !backend.hazelcast().getCluster().getMembers().contains(member)) {
             lost(pending, "it left the cluster (" + failure + ")");
             return;
         }
@@ -371,30 +389,44 @@ public final class ClusterWorker implements Worker {
     /** On its own virtual thread: pulls the stream's items from the member into the caller's pipe. */
     @SuppressWarnings("unchecked") // a streaming call's output is its pipe
     private void pump(Pending pending) {
-        Endpoint.Binding output = pending.execution.output();
-        Pipe<Object> pipe = (Pipe<Object>) output.open(this);
-        Envelope pull = new Envelope(Envelope.PULL, backend.poolId(), pending.seq, MemberSide.RELAY_CAPACITY, null, null);
+        Pipe<Object> pipe = (Pipe<Object>) pending.execution.output().open(this);
+        int highWaterMark = pipe.highWaterMark();
+        long threshold = Math.max(1, (long) Math.ceil(highWaterMark * PULL_WINDOW));
+        Thread pumpThread = Thread.currentThread();
+        long received = 0;
         try {
-            Future<byte[]> next = backend.control().submitToMember(pull, member);
             for (;;) {
                 if (!inFlight.containsKey(pending.seq)) {
                     return; // settled meanwhile: cancelled, timed out, stopped, or its member left
                 }
+                if (pipe.cancelled()) {
+                    // The consumer closed: its close wakes this pump before it settles the task, so the pump
+                    // settles it itself rather than wait for a settling that wakes nobody.
+                    cancelled(pending);
+                    return;
+                }
+                long consumed = pipe.consumedCount();
+                if (consumed + highWaterMark - received < threshold) {
+                    pipe.wakeOnConsumption(() -> LockSupport.unpark(pumpThread)); // then look again: one sees the other
+                    if (pipe.consumedCount() == consumed && !pipe.cancelled() && inFlight.containsKey(pending.seq)) {
+                        LockSupport.park(this);
+                    }
+                    continue;
+                }
                 byte[] reply;
                 try {
-                    reply = next.get();
+                    reply = backend.control().submitToMember(new Envelope(Envelope.PULL, backend.poolId(), pending.seq, consumed,
+                            null, null), member).get();
                 } catch (ExecutionException failed) {
-                    failed(pending, failed.getCause());
+                    failed(pending, failed.getCause() != null ? failed.getCause() : failed);
                     return;
                 }
                 byte kind = reply[0];
-                if (kind == MemberSide.ITEMS) {
-                    next = backend.control().submitToMember(pull, member); // the next batch comes while this one is emitted
-                }
                 if (kind == MemberSide.ITEMS || kind == MemberSide.END) {
-                    Object[] items = (Object[]) backend.codec().decodeValue(Arrays.copyOfRange(reply, 1, reply.length));
-                    for (Object item : items) {
-                        pipe.emit(item); // waits while the pipe is full: backpressure
+                    int count = ByteBuffer.wrap(reply).getInt(1);
+                    if (count > 0) {
+                        backend.codec().decodeItems(reply, StreamServer.HEADER, count, pipe::emit); // room: see the class comment
+                        received += count;
                     }
                     if (kind == MemberSide.END) {
                         pipe.finish();

@@ -29,9 +29,12 @@ public final class Envelope implements Callable<byte[]>, DataSerializable, Hazel
      * length of its answer and the answer.
      */
     static final byte RUN = 1;
-    /** Starts a streaming task, answered at once; its items are pulled. */
+    /**
+     * Starts the streaming task {@code seq}, answered at once; its items are pulled. {@code payload} =
+     * its own timeout in nanoseconds or -1 (int64), its high-water mark (int32), the invocation.
+     */
     static final byte STREAM = 2;
-    /** Takes up to {@code number} items of the stream {@code seq}. */
+    /** Takes the items ready of the stream {@code seq}; {@code number} = the count its consumer has taken (the credit). */
     static final byte PULL = 3;
     /** Cancels the task or stream {@code seq}, interrupting it. */
     static final byte CANCEL = 4;

@@ -1,30 +1,28 @@
 package dev.moroutine.cluster.internal;
 
+import com.hazelcast.client.Client;
+import com.hazelcast.client.ClientListener;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import dev.moroutine.Balancer;
-import dev.moroutine.TaskFailedException;
 import dev.moroutine.internal.call.Call;
 import dev.moroutine.internal.call.Definition;
 import dev.moroutine.internal.call.WorkerPool;
 import dev.moroutine.internal.dispatch.Execution;
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.Worker;
-import dev.moroutine.internal.stream.StreamCall;
 import dev.moroutine.isolated.internal.Codec;
-import dev.moroutine.stream.LiveStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -39,19 +37,21 @@ import java.util.concurrent.TimeUnit;
  * hits) and the streams it serves. Kept in the member's user context, so several members in one
  * JVM each have their own.
  *
- * <p>A pool here closes when its owner says so ({@link Envelope#CLOSE}), when its owner leaves the
- * cluster, and when this member shuts down; closing stops its worker, which closes the task-arg values.
+ * <p>A pool here closes when its owner says so ({@link Envelope#CLOSE}), when its owner (a member or
+ * a client) leaves the cluster, and when this member shuts down; closing stops its worker, which closes the task-arg values.
+ * Once this member shuts down, a stream's pull that finds its pool gone is answered {@link #LEFT},
+ * as one that found it still there: the stream is lost with the member, not cancelled.
  *
  * <h2>Answers</h2>
  * One byte, then: {@link #VALUE} the encoded result; {@link #FAILURE} an encoded throwable;
  * {@link #CANCELLED} the reason in UTF-8; {@link #OK} nothing; {@link #ITEMS} and {@link #END}
- * an encoded {@code Object[]} of stream items (after {@code END} there are no more).
+ * the item count (int32) and the items as one encoded array (after {@code END} there are no more);
+ * {@link #LEFT} the reason in UTF-8.
  *
  * <h2>Streams</h2>
- * A streaming task runs on the pool's worker thread into a local stream; a relay (a virtual thread)
- * reads it into a bounded queue, which the owner empties with {@link Envelope#PULL}. When nobody
- * pulls, the queue fills, then the local stream, and the producer waits: backpressure, with at most
- * {@link #RELAY_CAPACITY} plus the high-water mark items held here.
+ * A streaming task runs on the pool's worker thread into a {@link StreamServer}, which the owner
+ * pulls ({@link Envelope#PULL}) in batches, granting credit with each pull: the producer is never
+ * more than the stream's high-water mark ahead of the owner's consumer.
  */
 final class MemberSide {
 
@@ -63,11 +63,6 @@ final class MemberSide {
     static final byte END = 5;
     /** The task did not finish because this member is shutting down: its owner treats it as lost with the member. */
     static final byte LEFT = 6;
-
-    /** Items a stream's relay holds for the owner to pull; also the most one pull takes. */
-    static final int RELAY_CAPACITY = 1024;
-    /** How long a pull waits for a first item before it answers with none (the owner pulls again). */
-    private static final long PULL_WAIT_MILLIS = 200;
 
     private static final String KEY = MemberSide.class.getName();
     private static final InheritableThreadLocal<HazelcastInstance> HERE = new InheritableThreadLocal<>();
@@ -105,6 +100,15 @@ final class MemberSide {
                 made.ownerLeft(event.getMember().getUuid());
             }
         });
+        member.getClientService().addClientListener(new ClientListener() { // an owner may be a client
+            @Override
+            public void clientConnected(Client client) {}
+
+            @Override
+            public void clientDisconnected(Client client) {
+                made.ownerLeft(client.getUuid());
+            }
+        });
         return made;
     }
 
@@ -123,6 +127,9 @@ final class MemberSide {
             return new byte[] {OK};
         }
         PoolHere pool = pools.get(poolId);
+        if (pool == null && shuttingDown && (kind == Envelope.STREAM || kind == Envelope.PULL)) {
+            return left("its pools were closing"); // closeAll removed it: the stream is lost with this member
+        }
         if (pool == null) {
             String why = "pool " + poolId + " is not open on member " + member.getCluster().getLocalMember()
                     + " (it was closed, or its owner left the cluster)";
@@ -130,8 +137,8 @@ final class MemberSide {
         }
         return switch (kind) {
             case Envelope.RUN -> pool.runBatch(payload);
-            case Envelope.STREAM -> pool.stream(seq, payload, number);
-            case Envelope.PULL -> pool.pull(seq, (int) number);
+            case Envelope.STREAM -> pool.stream(seq, payload);
+            case Envelope.PULL -> pool.pull(seq, number);
             case Envelope.CANCEL -> pool.cancel(seq);
             case Envelope.CLOSE -> {
                 pools.remove(poolId, pool);
@@ -182,6 +189,10 @@ final class MemberSide {
         }
     }
 
+    private byte[] left(String doing) {
+        return tagged(LEFT, ("member " + member.getName() + " shut down while " + doing).getBytes(StandardCharsets.UTF_8));
+    }
+
     private static byte[] cancelled(String why) {
         return tagged(CANCELLED, why.getBytes(StandardCharsets.UTF_8));
     }
@@ -203,7 +214,7 @@ final class MemberSide {
         final Map<String, Definition> definitions = new ConcurrentHashMap<>();
         final Map<Long, Invocation> taskArgs = new ConcurrentHashMap<>();
         final Map<Long, Execution<Object>> running = new ConcurrentHashMap<>();
-        final Map<Long, Relay> streams = new ConcurrentHashMap<>();
+        final Map<Long, StreamServer> streams = new ConcurrentHashMap<>();
 
         PoolHere(String id, UUID owner, String poolName, Codec codec, int highWaterMark, Duration taskTimeout) {
             this.id = id;
@@ -212,10 +223,7 @@ final class MemberSide {
             Balancer only = (workers, task) -> workers.get(0);
             HERE.set(member); // inherited by the worker thread
             try {
-                // A stream's items wait for the owner's pulls in the relay: the local pipe holds as many, so that
-                // its producer and the relay hand them over in runs rather than one by one.
-                this.local = new WorkerPool(1, only, null, poolName + "-on-" + member.getName(), Math.max(highWaterMark,
-                        RELAY_CAPACITY), taskTimeout,
+                this.local = new WorkerPool(1, only, null, poolName + "-on-" + member.getName(), highWaterMark, taskTimeout,
                         WorkerPool.THREADS);
             } finally {
                 HERE.remove();
@@ -306,17 +314,9 @@ final class MemberSide {
                     Thread.currentThread().interrupt();
                     return cancelled("member " + member.getName() + " stopped while running " + execution.invocation());
                 } catch (CancellationException stopped) {
-                    return stopped(stopped);
+                    return failed(stopped);
                 } catch (ExecutionException failed) {
-                    Throwable thrown = failed.getCause();
-                    if (thrown instanceof CancellationException stopped) {
-                        return stopped(stopped);
-                    }
-                    // A CancellationException the function threw is stored wrapped: send the function's own.
-                    if (thrown instanceof CompletionException && thrown.getCause() != null) {
-                        thrown = thrown.getCause();
-                    }
-                    return tagged(FAILURE, codec.encodeFailure(thrown));
+                    return failed(failed.getCause());
                 }
                 try {
                     return tagged(VALUE, codec.encodeValue(value, execution.invocation(), member.getName()));
@@ -328,59 +328,58 @@ final class MemberSide {
             }
         }
 
-        private byte[] stopped(CancellationException stopped) {
-            return shuttingDown ? tagged(LEFT, ("member " + member.getName() + " shut down while running it")
-                    .getBytes(StandardCharsets.UTF_8)) : cancelled(String.valueOf(stopped.getMessage()));
+        /** The answer for a task (or a stream) that failed or was stopped. */
+        private byte[] failed(Throwable thrown) {
+            if (thrown instanceof CancellationException stopped) {
+                return shuttingDown ? left("running it") : cancelled(String.valueOf(stopped.getMessage()));
+            }
+            // A CancellationException the function threw is stored wrapped: send the function's own.
+            Throwable own = thrown instanceof CompletionException && thrown.getCause() != null ? thrown.getCause() : thrown;
+            return tagged(FAILURE, codec.encodeFailure(own));
         }
 
-        byte[] stream(long seq, byte[] payload, long timeoutNanos) {
-            LiveStream<Object> live;
+        /** Starts a streaming task: {@code payload} = its own timeout in nanoseconds or -1 (int64), its high-water mark (int32), the invocation. */
+        byte[] stream(long seq, byte[] payload) {
+            ByteBuffer in = ByteBuffer.wrap(payload);
+            long timeoutNanos = in.getLong();
+            int highWaterMark = in.getInt();
+            byte[] request = Arrays.copyOfRange(payload, in.position(), payload.length);
+            Execution<Object> execution;
+            StreamServer server;
             try {
-                Call<?> call = decode(payload, timeoutNanos);
-                StreamCall<Object> streaming = StreamCall.of(definitions.get(call.id()), call.args());
-                live = local.run(timeoutNanos < 0 ? streaming : streaming.withTimeout(Duration.ofNanos(timeoutNanos)));
+                Call<?> call = decode(request, timeoutNanos);
+                server = new StreamServer(highWaterMark, "stream of " + call + " on member " + member.getName(), codec,
+                        member.getName(), this::failed, () -> shuttingDown ? left("serving the stream")
+                                : cancelled("the stream was closed on member " + member.getName()));
+                execution = new Execution<>(call, server);
             } catch (RuntimeException | LinkageError refused) {
                 return tagged(FAILURE, codec.encodeFailure(refused));
             }
-            Relay relay = new Relay(live);
-            streams.put(seq, relay);
-            relay.start();
+            streams.put(seq, server);
+            server.start(execution);
+            try {
+                worker.dispatch(execution);
+            } catch (RuntimeException refused) {
+                execution.completeExceptionally(refused);
+            }
             return new byte[] {OK};
         }
 
-        byte[] pull(long seq, int most) {
-            Relay relay = streams.get(seq);
-            if (relay == null) {
-                return cancelled("the stream was closed on member " + member.getName());
+        byte[] pull(long seq, long consumed) {
+            StreamServer server = streams.get(seq);
+            if (server == null) {
+                return shuttingDown ? left("serving the stream") : cancelled("the stream was closed on member " + member.getName());
             }
-            List<Object> items = new ArrayList<>(Math.min(most, 64));
-            boolean ended;
             try {
-                ended = relay.take(items, most);
+                byte[] answer = server.pull(consumed);
+                if (answer[0] != ITEMS) {
+                    streams.remove(seq, server); // its last answer
+                }
+                return answer;
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
                 return cancelled("member " + member.getName() + " stopped while serving a stream");
             }
-            if (ended && items.isEmpty() && relay.failure != null && shuttingDown) {
-                streams.remove(seq);
-                return tagged(LEFT, ("member " + member.getName() + " shut down while serving the stream").getBytes(StandardCharsets.UTF_8));
-            }
-            if (ended && items.isEmpty() && relay.failure != null) {
-                streams.remove(seq);
-                return tagged(FAILURE, codec.encodeFailure(relay.failure));
-            }
-            if (ended && relay.failure == null) {
-                streams.remove(seq);
-            }
-            byte[] encoded;
-            try {
-                encoded = codec.encodeValue(items.toArray(), null, member.getName());
-            } catch (RuntimeException refused) {
-                streams.remove(seq);
-                relay.close();
-                return tagged(FAILURE, codec.encodeFailure(refused));
-            }
-            return tagged(ended && relay.failure == null ? END : ITEMS, encoded);
         }
 
         byte[] cancel(long seq) {
@@ -388,18 +387,18 @@ final class MemberSide {
             if (execution != null) {
                 execution.cancel(true);
             }
-            Relay relay = streams.remove(seq);
-            if (relay != null) {
-                relay.close();
+            StreamServer server = streams.remove(seq);
+            if (server != null) {
+                server.close();
             }
             return new byte[] {OK};
         }
 
         void close(boolean graceful) {
-            for (Iterator<Relay> it = streams.values().iterator(); it.hasNext(); ) {
-                Relay relay = it.next();
+            for (Iterator<StreamServer> it = streams.values().iterator(); it.hasNext(); ) {
+                StreamServer server = it.next();
                 it.remove();
-                relay.close();
+                server.close();
             }
             if (graceful) {
                 local.close();
@@ -411,69 +410,6 @@ final class MemberSide {
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
             }
-        }
-    }
-
-    /** Reads a local stream into a bounded queue, on a virtual thread. */
-    private static final class Relay {
-        private static final Object DONE = new Object();
-
-        final LiveStream<Object> live;
-        final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(RELAY_CAPACITY + 1);
-        final Thread thread;
-        /** Written before {@link #DONE} is queued. */
-        volatile Throwable failure;
-        private boolean done;
-
-        Relay(LiveStream<Object> live) {
-            this.live = live;
-            this.thread = Thread.ofVirtual().name("moroutine-cluster-relay").unstarted(this::relay);
-        }
-
-        void start() {
-            thread.start();
-        }
-
-        private void relay() {
-            try {
-                for (Object item : live) {
-                    queue.put(item);
-                }
-            } catch (InterruptedException closed) {
-                return;
-            } catch (TaskFailedException failed) { // the producer's own failure, as its caller sees it
-                failure = failed.getCause() != null ? failed.getCause() : failed;
-            } catch (RuntimeException | Error failed) {
-                failure = failed;
-            }
-            try {
-                queue.put(DONE);
-            } catch (InterruptedException closed) {
-                // closed meanwhile: nobody pulls
-            }
-        }
-
-        /** Takes up to {@code most} items, waiting a little for the first; whether the stream has ended after them. */
-        synchronized boolean take(List<Object> items, int most) throws InterruptedException {
-            if (done) {
-                return true;
-            }
-            Object first = queue.poll(PULL_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-            if (first == null) {
-                return false;
-            }
-            items.add(first);
-            queue.drainTo(items, most - 1);
-            if (items.get(items.size() - 1) == DONE) {
-                items.remove(items.size() - 1);
-                done = true;
-            }
-            return done;
-        }
-
-        void close() {
-            live.close();
-            thread.interrupt();
         }
     }
 }

@@ -464,6 +464,33 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     }
 
     /**
+     * Takes a run of items for a forwarder: the next one, waiting for it, then those already queued,
+     * up to {@code into.length}.
+     *
+     * @param into where they go, from index 0; not empty
+     * @return how many were taken; 0 at the end
+     * @throws IllegalArgumentException if {@code into} is empty, before any item is taken
+     * @throws TaskFailedException if the producer failed, after every item it emitted before
+     * @throws CancellationException if the producer was stopped before it finished
+     */
+    public int nextRun(Object[] into) {
+        if (into.length == 0) { // else the item taken would have nowhere to go, and 0 would say the end
+            throw new IllegalArgumentException("a run of " + description + " was taken into an empty array;"
+                    + " give it room for one item at least");
+        }
+        Object item = nextOrNull();
+        if (item == null) {
+            return 0;
+        }
+        into[0] = item;
+        int n = 1;
+        while (n < into.length && (item = poll()) != null) {
+            into[n++] = item;
+        }
+        return n;
+    }
+
+    /**
      * Takes an item already queued, without waiting (a forwarder filling a batch after {@link #next()}).
      *
      * @return the item, or null if none is queued now

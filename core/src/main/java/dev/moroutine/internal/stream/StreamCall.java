@@ -98,11 +98,9 @@ public final class StreamCall<T> extends Call<LiveStream<T>> implements StreamTa
     }
 
     /** The producer's side of its pipe, bound to its execution. */
-    private final class Output implements Endpoint.Binding {
-        private final Pipe<Object> pipe;
-
+    private final class Output extends PipeOutput {
         Output(Pipe<Object> pipe) {
-            this.pipe = pipe;
+            super(pipe);
         }
 
         @Override
@@ -113,18 +111,6 @@ public final class StreamCall<T> extends Call<LiveStream<T>> implements StreamTa
                         + " the current task: it would wait for itself. This happens when a stream task is piped into"
                         + " a task of the same moroutine (its dedicated worker runs both) or assigned to the"
                         + " consumer's own worker: run the consumer on a pool, or assign the producer to another worker");
-            }
-        }
-
-        @Override
-        public Object open(Worker worker) {
-            return pipe;
-        }
-
-        @Override
-        public void completed(Throwable failure) {
-            if (failure != null) {
-                pipe.fail(failure);
             }
         }
 

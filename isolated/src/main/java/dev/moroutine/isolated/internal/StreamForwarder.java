@@ -1,9 +1,8 @@
 package dev.moroutine.isolated.internal;
 
-import dev.moroutine.internal.dispatch.Endpoint;
 import dev.moroutine.internal.dispatch.Execution;
-import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.internal.stream.Pipe;
+import dev.moroutine.internal.stream.PipeOutput;
 import java.util.Arrays;
 import org.apache.fory.memory.MemoryBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
@@ -31,7 +30,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * then answers the task, once its execution has completed, so the answer always follows the
  * task's last items in the ring.
  */
-final class StreamForwarder implements Endpoint.Binding {
+final class StreamForwarder extends PipeOutput {
 
     /** Items taken from the pipe at most per message. */
     static final int MAX_BATCH = 4096;
@@ -42,13 +41,12 @@ final class StreamForwarder implements Endpoint.Binding {
 
     private final Child child;
     private final long seq;
-    private final Pipe<Object> pipe;
     private Execution<Object> execution;
 
     StreamForwarder(Child child, long seq, int highWaterMark, String description) {
+        super(Pipe.forwarding(highWaterMark, description));
         this.child = child;
         this.seq = seq;
-        this.pipe = Pipe.forwarding(highWaterMark, description);
     }
 
     /** Starts forwarding the items of {@code running}, whose output this is. */
@@ -62,29 +60,12 @@ final class StreamForwarder implements Endpoint.Binding {
         pipe.acknowledge(count);
     }
 
-    @Override
-    public Object open(Worker worker) {
-        return pipe;
-    }
-
-    @Override
-    public void completed(Throwable failure) {
-        if (failure != null) {
-            pipe.fail(failure); // the producer stops at its next emit; the forwarder sends what it has, then answers
-        }
-    }
-
     private void forward() {
         Object[] batch = new Object[Math.min(MAX_BATCH, Math.max(1, pipe.highWaterMark()))];
         MemoryBuffer out = MemoryBuffer.newHeapBuffer(BYTE_BUDGET + 1024);
         RuntimeException refusal = null;
         try {
-            for (Object item; (item = pipe.nextOrNull()) != null; ) {
-                batch[0] = item;
-                int n = 1;
-                while (n < batch.length && (item = pipe.poll()) != null) {
-                    batch[n++] = item;
-                }
+            for (int n; (n = pipe.nextRun(batch)) > 0; ) {
                 RuntimeException refused = send(batch, n, out);
                 Arrays.fill(batch, 0, n, null);
                 if (refused != null) {
