@@ -130,10 +130,11 @@ final class MemberSide {
         if (pool == null && shuttingDown && (kind == Envelope.STREAM || kind == Envelope.PULL)) {
             return left("its pools were closing"); // closeAll removed it: the stream is lost with this member
         }
+        if (pool == null && kind == Envelope.RUN) { // a batch is answered task by task, as the caller reads it
+            return answerEach(payload, shuttingDown ? left("its pools were closing") : cancelled(notOpen(poolId)));
+        }
         if (pool == null) {
-            String why = "pool " + poolId + " is not open on member " + member.getCluster().getLocalMember()
-                    + " (it was closed, or its owner left the cluster)";
-            return kind == Envelope.RUN || kind == Envelope.STREAM || kind == Envelope.PULL ? cancelled(why) : new byte[] {OK};
+            return kind == Envelope.STREAM || kind == Envelope.PULL ? cancelled(notOpen(poolId)) : new byte[] {OK};
         }
         return switch (kind) {
             case Envelope.RUN -> pool.runBatch(payload);
@@ -147,6 +148,27 @@ final class MemberSide {
             }
             default -> throw new IllegalArgumentException("unknown envelope kind " + kind);
         };
+    }
+
+    private String notOpen(String poolId) {
+        return "pool " + poolId + " is not open on member " + member.getCluster().getLocalMember()
+                + " (it was closed, or its owner left the cluster)";
+    }
+
+    /** A batch's reply (see {@link PoolHere#runBatch}) giving every task of {@code payload} the same answer. */
+    static byte[] answerEach(byte[] payload, byte[] answer) {
+        ByteBuffer in = ByteBuffer.wrap(payload);
+        int count = in.getInt();
+        ByteBuffer out = ByteBuffer.allocate(Integer.BYTES + count * (Long.BYTES + Integer.BYTES + answer.length));
+        out.putInt(count);
+        for (int i = 0; i < count; i++) {
+            long seq = in.getLong();
+            in.getLong(); // its timeout
+            int request = in.getInt();
+            in.position(in.position() + request);
+            out.putLong(seq).putInt(answer.length).put(answer);
+        }
+        return out.array();
     }
 
     private void open(String poolId, String[] names, int highWaterMark, long taskTimeoutNanos) {
