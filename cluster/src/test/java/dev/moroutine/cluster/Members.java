@@ -7,6 +7,9 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import dev.moroutine.Pool;
+import dev.moroutine.PoolOptions;
+import dev.moroutine.WorkerHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -29,6 +32,17 @@ final class Members implements AutoCloseable {
     Members(String clusterName) {
         this.clusterName = clusterName + "-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         this.basePort = 20_000 + ThreadLocalRandom.current().nextInt(2_000) * PORTS;
+    }
+
+    /** A pool of these members, called from {@code caller}, whose streams have this high-water mark. */
+    static Pool pool(HazelcastInstance caller, int highWaterMark) {
+        return Cluster.workers(caller, ClusterOptions.defaults()
+                .withPoolOptions(PoolOptions.defaults().withHighWaterMark(highWaterMark)));
+    }
+
+    /** A worker of the pool on another member than the caller. */
+    static WorkerHandle remote(Pool pool) {
+        return pool.workers().stream().filter(w -> !Cluster.member(w).localMember()).findFirst().orElseThrow();
     }
 
     /** Starts a member and returns it once it has joined. */

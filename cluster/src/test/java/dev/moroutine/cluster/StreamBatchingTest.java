@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import com.hazelcast.core.HazelcastInstance;
 import dev.moroutine.Moroutine;
 import dev.moroutine.Pool;
-import dev.moroutine.PoolOptions;
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.WorkerDiedException;
 import dev.moroutine.WorkerHandle;
@@ -41,15 +40,6 @@ class StreamBatchingTest {
         members.close();
     }
 
-    private static Pool pool(int highWaterMark) {
-        return Cluster.workers(two.get(0), ClusterOptions.defaults()
-                .withPoolOptions(PoolOptions.defaults().withHighWaterMark(highWaterMark)));
-    }
-
-    private static WorkerHandle remote(Pool pool) {
-        return pool.workers().stream().filter(w -> !Cluster.member(w).localMember()).findFirst().orElseThrow();
-    }
-
     /** Reads {@code count} items in order, checking at every take that the producer is at most the high-water mark ahead. */
     private static void readCounted(Iterator<Integer> items, String key, int count, int highWaterMark) {
         AtomicInteger produced = Jobs.PRODUCED.computeIfAbsent(key, k -> new AtomicInteger()); // the members share this JVM
@@ -63,14 +53,16 @@ class StreamBatchingTest {
 
     @Test
     void aHighWaterMarkOfOneCarriesEveryItemInOrderOneAhead() {
-        try (Pool pool = pool(1); LiveStream<Integer> items = pool.run(Moroutine.assign(remote(pool), Jobs.counted.call("hwm-1")))) {
+        try (Pool pool = Members.pool(two.get(0), 1);
+                LiveStream<Integer> items = pool.run(Moroutine.assign(Members.remote(pool), Jobs.counted.call("hwm-1")))) {
             readCounted(items.iterator(), "hwm-1", 300, 1);
         }
     }
 
     @Test
     void theProducersLeadStaysWithinTheHighWaterMarkAcrossBatches() {
-        try (Pool pool = pool(100); LiveStream<Integer> items = pool.run(Moroutine.assign(remote(pool), Jobs.counted.call("hwm-100")))) {
+        try (Pool pool = Members.pool(two.get(0), 100);
+                LiveStream<Integer> items = pool.run(Moroutine.assign(Members.remote(pool), Jobs.counted.call("hwm-100")))) {
             readCounted(items.iterator(), "hwm-100", 5_000, 100);
         }
     }
@@ -78,8 +70,8 @@ class StreamBatchingTest {
     @Test
     void anEmptyStreamEndsWithoutItems() {
         for (int highWaterMark : new int[] {1, 16}) {
-            try (Pool pool = pool(highWaterMark);
-                    LiveStream<Integer> items = pool.run(Moroutine.assign(remote(pool), Jobs.numbers.call(0)))) {
+            try (Pool pool = Members.pool(two.get(0), highWaterMark);
+                    LiveStream<Integer> items = pool.run(Moroutine.assign(Members.remote(pool), Jobs.numbers.call(0)))) {
                 assertFalse(items.iterator().hasNext());
             }
         }
@@ -88,8 +80,8 @@ class StreamBatchingTest {
     @Test
     void aFailureAfterPartOfABatchComesAfterEveryItemBeforeIt() {
         for (int highWaterMark : new int[] {1, 4, 1024}) {
-            try (Pool pool = pool(highWaterMark);
-                    LiveStream<Integer> items = pool.run(Moroutine.assign(remote(pool), Jobs.failingStream.call(10)))) {
+            try (Pool pool = Members.pool(two.get(0), highWaterMark);
+                    LiveStream<Integer> items = pool.run(Moroutine.assign(Members.remote(pool), Jobs.failingStream.call(10)))) {
                 Iterator<Integer> it = items.iterator();
                 for (int i = 0; i < 10; i++) {
                     assertEquals(i, it.next(), "high-water mark " + highWaterMark);
@@ -103,7 +95,8 @@ class StreamBatchingTest {
 
     @Test
     void aSlowProducersFirstItemDoesNotWaitForAFullBatch() {
-        try (Pool pool = pool(1024); LiveStream<Integer> items = pool.run(Moroutine.assign(remote(pool), Jobs.gated.call(7)))) {
+        try (Pool pool = Members.pool(two.get(0), 1024);
+                LiveStream<Integer> items = pool.run(Moroutine.assign(Members.remote(pool), Jobs.gated.call(7)))) {
             Iterator<Integer> it = items.iterator();
             assertEquals(7, it.next()); // the producer now waits for the gate, with one item sent
             Jobs.GATE.countDown();
@@ -115,8 +108,8 @@ class StreamBatchingTest {
     @Test
     void aStreamClosedMidBatchStopsItsProducerAndFreesTheMember() {
         for (int highWaterMark : new int[] {1, 64}) {
-            try (Pool pool = pool(highWaterMark)) {
-                WorkerHandle remote = remote(pool);
+            try (Pool pool = Members.pool(two.get(0), highWaterMark)) {
+                WorkerHandle remote = Members.remote(pool);
                 try (LiveStream<Integer> items = pool.run(Moroutine.assign(remote, Jobs.numbers.call(Integer.MAX_VALUE)))) {
                     Iterator<Integer> it = items.iterator();
                     for (int i = 0; i < 10; i++) {
@@ -133,7 +126,7 @@ class StreamBatchingTest {
     @Test
     void aMemberThatDiesMidStreamFailsItOnceAfterTheItemsThatCame() {
         HazelcastInstance doomed = members.start();
-        try (Pool pool = pool(16)) {
+        try (Pool pool = Members.pool(two.get(0), 16)) {
             WorkerHandle worker = pool.workers().stream()
                     .filter(w -> Cluster.member(w).getUuid().equals(doomed.getCluster().getLocalMember().getUuid()))
                     .findFirst().orElseThrow();

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import com.hazelcast.core.HazelcastInstance;
 import dev.moroutine.Moroutine;
 import dev.moroutine.Pool;
-import dev.moroutine.PoolOptions;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.stream.LiveStream;
 import java.io.IOException;
@@ -45,15 +44,6 @@ class StreamLeakReviewTest {
     @AfterAll
     static void stopMembers() {
         members.close();
-    }
-
-    private static Pool pool(int highWaterMark) {
-        return Cluster.workers(two.get(0), ClusterOptions.defaults()
-                .withPoolOptions(PoolOptions.defaults().withHighWaterMark(highWaterMark)));
-    }
-
-    private static WorkerHandle remote(Pool pool) {
-        return pool.workers().stream().filter(w -> !Cluster.member(w).localMember()).findFirst().orElseThrow();
     }
 
     /** Threads (virtual ones too) whose name matches, from a JSON thread dump of this JVM. */
@@ -105,8 +95,8 @@ class StreamLeakReviewTest {
 
     @Test
     void streamsClosedEarlyLeaveNoPumpNorForwarder() throws IOException {
-        try (Pool pool = pool(64)) {
-            WorkerHandle remote = remote(pool);
+        try (Pool pool = Members.pool(two.get(0), 64)) {
+            WorkerHandle remote = Members.remote(pool);
             try (LiveStream<Integer> open = pool.run(Moroutine.assign(remote, Jobs.numbers.call(Integer.MAX_VALUE)))) {
                 assertEquals(0, open.iterator().next());
                 assertTrue(threadsNamed(".*-stream-\\d+") >= 1, "the dump sees a pump (virtual) thread");
@@ -133,8 +123,8 @@ class StreamLeakReviewTest {
             int highWaterMark = 1 + seeds.nextInt(seeds.nextBoolean() ? 8 : 3000);
             int count = seeds.nextInt(20_000);
             int pauseEvery = 1 + seeds.nextInt(500);
-            try (Pool pool = pool(highWaterMark);
-                    LiveStream<Integer> items = pool.run(Moroutine.assign(remote(pool), Jobs.numbers.call(count)))) {
+            try (Pool pool = Members.pool(two.get(0), highWaterMark);
+                    LiveStream<Integer> items = pool.run(Moroutine.assign(Members.remote(pool), Jobs.numbers.call(count)))) {
                 Iterator<Integer> it = items.iterator();
                 for (int i = 0; i < count; i++) {
                     assertEquals(i, it.next(), "round " + round + " hwm " + highWaterMark + " count " + count);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import com.hazelcast.core.HazelcastInstance;
 import dev.moroutine.Moroutine;
 import dev.moroutine.Pool;
-import dev.moroutine.PoolOptions;
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.WorkerDiedException;
 import dev.moroutine.WorkerHandle;
@@ -39,15 +38,6 @@ class StreamReviewTest {
         members.close();
     }
 
-    private static Pool pool(int highWaterMark) {
-        return Cluster.workers(two.get(0), ClusterOptions.defaults()
-                .withPoolOptions(PoolOptions.defaults().withHighWaterMark(highWaterMark)));
-    }
-
-    private static WorkerHandle remote(Pool pool) {
-        return pool.workers().stream().filter(w -> !Cluster.member(w).localMember()).findFirst().orElseThrow();
-    }
-
     /**
      * A stream closed before the member has started it: the CANCEL (control executor) may run there
      * before the STREAM (task executor); the member then starts the producer, which nobody pulls or
@@ -55,8 +45,8 @@ class StreamReviewTest {
      */
     @Test
     void aStreamClosedAsSoonAsItIsOpenedFreesTheMembersWorker() throws Exception {
-        try (Pool pool = pool(16)) {
-            WorkerHandle remote = remote(pool);
+        try (Pool pool = Members.pool(two.get(0), 16)) {
+            WorkerHandle remote = Members.remote(pool);
             for (int i = 0; i < 300; i++) {
                 pool.run(Moroutine.assign(remote, Jobs.numbers.call(Integer.MAX_VALUE))).close();
                 CompletableFuture<Integer> after = pool.submit(Moroutine.assign(remote, Jobs.square.call(3)));
@@ -78,8 +68,8 @@ class StreamReviewTest {
     void itemsBeforeAnItemThatCannotCrossArriveBeforeTheFailure() {
         for (int highWaterMark : new int[] {6, 1024}) {
             for (int round = 0; round < 5; round++) {
-                try (Pool pool = pool(highWaterMark);
-                        LiveStream<Object> items = pool.run(Moroutine.assign(remote(pool), ReviewJobs.thenUncrossable.call(5)))) {
+                try (Pool pool = Members.pool(two.get(0), highWaterMark);
+                        LiveStream<Object> items = pool.run(Moroutine.assign(Members.remote(pool), ReviewJobs.thenUncrossable.call(5)))) {
                     Iterator<Object> it = items.iterator();
                     List<Object> got = new ArrayList<>();
                     IllegalArgumentException refused = null;
@@ -109,7 +99,7 @@ class StreamReviewTest {
     @Test
     void aStreamOfAMemberShuttingDownFailsWithWorkerDiedNotCancelled() throws Exception {
         HazelcastInstance doomed = members.start();
-        try (Pool pool = pool(64)) {
+        try (Pool pool = Members.pool(two.get(0), 64)) {
             WorkerHandle worker = pool.workers().stream()
                     .filter(w -> Cluster.member(w).getUuid().equals(doomed.getCluster().getLocalMember().getUuid()))
                     .findFirst().orElseThrow();
@@ -156,7 +146,7 @@ class StreamReviewTest {
         for (int round = 0; round < 8; round++) {
             boolean graceful = round % 2 == 0;
             HazelcastInstance doomed = members.start();
-            try (Pool pool = pool(1 + seeds.nextInt(200))) {
+            try (Pool pool = Members.pool(two.get(0), 1 + seeds.nextInt(200))) {
                 WorkerHandle worker = pool.workers().stream()
                         .filter(w -> Cluster.member(w).getUuid().equals(doomed.getCluster().getLocalMember().getUuid()))
                         .findFirst().orElseThrow();

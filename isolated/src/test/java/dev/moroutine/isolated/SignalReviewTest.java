@@ -20,7 +20,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -113,7 +112,7 @@ class SignalReviewTest {
     @Test
     void cancelledTasksLeaveNoActionOnTheirSignal() throws Exception {
         Pool one = Isolated.workers(1);
-        CountingSignal signal = new CountingSignal();
+        SignalTest.CountingSignal signal = new SignalTest.CountingSignal();
         List<CompletableFuture<String>> queued = new ArrayList<>();
         try (ServerSocket gate = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<Integer> blocked = one.submit(Jobs.block.call(gate.getLocalPort()));
@@ -264,7 +263,7 @@ class SignalReviewTest {
     @Test
     void aTerminatedPoolLeavesNoActionOnTheSignalsOfItsTasks() throws Exception {
         Pool doomed = Isolated.workers(1);
-        CountingSignal signal = new CountingSignal();
+        SignalTest.CountingSignal signal = new SignalTest.CountingSignal();
         List<CompletableFuture<String>> queued = new ArrayList<>();
         try (ServerSocket gate = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<Integer> blocked = doomed.submit(Jobs.block.call(gate.getLocalPort()));
@@ -284,32 +283,6 @@ class SignalReviewTest {
         }
         assertEquals(5, signal.registered.get());
         assertEquals(0, signal.open.get());
-    }
-
-    /** A signal that never fires and counts the actions registered on it. */
-    static class CountingSignal implements Signal {
-        final AtomicInteger registered = new AtomicInteger();
-        final AtomicInteger open = new AtomicInteger();
-
-        @Override
-        public boolean aborted() {
-            return false;
-        }
-
-        @Override
-        public String reason() {
-            return null;
-        }
-
-        @Override
-        public void throwIfAborted() {}
-
-        @Override
-        public Registration onAbort(Runnable action) {
-            registered.incrementAndGet();
-            open.incrementAndGet();
-            return open::decrementAndGet;
-        }
     }
 
     // ---- user signals that throw: the pump must not fail, nor a count stay behind ----
@@ -339,7 +312,7 @@ class SignalReviewTest {
     }
 
     /** A user signal that cannot take actions any more, say an adapter whose source was closed. */
-    static final class RefusingSignal extends CountingSignal {
+    static final class RefusingSignal extends SignalTest.CountingSignal {
         @Override
         public Registration onAbort(Runnable action) {
             throw new IllegalStateException("this signal takes no more actions");
@@ -347,7 +320,7 @@ class SignalReviewTest {
     }
 
     /** A user signal whose registrations throw when closed. */
-    static final class ThrowingCloseSignal extends CountingSignal {
+    static final class ThrowingCloseSignal extends SignalTest.CountingSignal {
         @Override
         public Registration onAbort(Runnable action) {
             return () -> {

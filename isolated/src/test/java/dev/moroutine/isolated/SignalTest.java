@@ -86,7 +86,7 @@ class SignalTest {
     }
 
     /** A signal that never fires and counts the actions registered on it. */
-    private static final class CountingSignal implements Signal {
+    static class CountingSignal implements Signal {
         final AtomicInteger registered = new AtomicInteger();
         final AtomicInteger open = new AtomicInteger();
 
