@@ -7,6 +7,7 @@ import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.StreamMo0;
+import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.stream.StreamMo2;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -122,6 +123,14 @@ public final class StreamJobs {
             sum += it.next();
         }
         return sum;
+    });
+
+    /** {@code n} numbers, then an item no pool registers. */
+    public static final StreamMo1<Integer, Object> numbersThenUnregistered = emitting((Integer n, Emitter<Object> out) -> {
+        for (int i = 0; i < n; i++) {
+            out.emit(i);
+        }
+        out.emit(new Jobs.Unregistered("item"));
     });
 
     /** An item no pool registers. */

@@ -11,6 +11,7 @@ import dev.moroutine.TaskFailedException;
 import dev.moroutine.WorkerDiedException;
 import dev.moroutine.stream.LiveStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Streaming moroutines on worker JVMs: items cross back over the shared-memory ring, with backpressure. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -129,6 +132,23 @@ class StreamTest {
         try (LiveStream<String> items = pool.run(StreamJobs.strings.call(n, 5_000))) {
             List<String> got = items.toList();
             assertEquals(IntStream.range(0, n).mapToObj(i -> i + ":" + "x".repeat(i % 5_000)).toList(), got);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 5, 15, 100, 3_000})
+    void theItemsBeforeOneThatCannotCrossArriveBeforeTheFailure(int n) {
+        try (LiveStream<Object> items = pool.run(StreamJobs.numbersThenUnregistered.call(n))) {
+            List<Object> got = new ArrayList<>();
+            Iterator<Object> it = items.iterator();
+            TaskFailedException failed = assertThrows(TaskFailedException.class, () -> {
+                while (it.hasNext()) {
+                    got.add(it.next());
+                }
+            });
+            assertEquals(IntStream.range(0, n).boxed().toList(), got);
+            assertTrue(failed.getCause().getMessage().contains("IsolatedOptions.defaults().register("
+                    + "dev.moroutine.isolated.Jobs.Unregistered.class)"), failed.getCause().getMessage());
         }
     }
 

@@ -96,7 +96,11 @@ final class StreamForwarder extends PipeOutput {
                 try {
                     encoded = child.codec().encodeItems(batch, from, count, out, BYTE_BUDGET, execution.invocation(), child.name());
                 } catch (IllegalArgumentException cannotCross) {
-                    return cannotCross;
+                    if (count == 1) {
+                        return cannotCross; // the items before it have gone: the failure comes after them
+                    }
+                    count /= 2; // the items before the one that cannot cross still go, in smaller messages
+                    continue;
                 }
                 if (out.writerIndex() <= most) {
                     break;
