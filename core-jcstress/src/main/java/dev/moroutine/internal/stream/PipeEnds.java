@@ -29,6 +29,14 @@ final class PipeEnds {
         return new Pipe<>(highWaterMark, "jcstress pipe");
     }
 
+    /**
+     * A pipe whose producer, once woken by a take, waits for the low tide longer than the watchdog
+     * allows: only a take (or an end) can end that wait, so a lost wake-up shows.
+     */
+    static Pipe<Integer> pipeWithoutLowTideTimer(int highWaterMark) {
+        return new Pipe<>(highWaterMark, new Pipe.ProducerWait(), "jcstress pipe", false, 4 * Watchdog.LIMIT.toNanos());
+    }
+
     /** The next item, or {@link #END}, {@link #FAILED}, {@link #CANCELLED}, {@link Watchdog#LOST}. */
     static int next(Pipe<Integer> pipe) {
         return Watchdog.bounded(() -> {

@@ -34,10 +34,26 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * Both sides spin briefly, then park. The producer writes an item, fences, and reads
  * {@code consumerParked}; the consumer sets it, fences and polls again before parking, so a wake
  * is never lost. The consumer publishes its count with a volatile store (the StoreLoad it needs
- * before it reads the producer's parked flag in {@code ProducerWait.wake}), so either the producer,
+ * before it reads the producer's parked flag, {@code ProducerWait.waiting}), so either the producer,
  * announcing that it parks and then re-checking for room, sees the new count, or the consumer sees
  * the producer parked and wakes it. So neither side can sleep forever while
- * the other has made room or items. The consumer's thread is recorded only while it may park:
+ * the other has made room or items.
+ *
+ * <p>A producer that had to park for room does not go on at the first take: on a busy machine
+ * the woken producer takes the core from the consumer that woke it, emits the one item there is
+ * room for and parks again, so the two would take turns an item at a time. So once the first take
+ * has woken it (any take wakes an {@code EAGER} producer), it parks again, {@code LAZY}, until at
+ * most half the high-water mark (the low tide) is in flight: the consumer wakes a lazy producer
+ * only at a take that leaves the queue at or below the low tide, and an end wakes it as always. The same
+ * pairing holds: the producer announces {@code LAZY}, then reads the count (volatile); the
+ * consumer stores its count, then reads the announcement, and, seeing {@code LAZY}, the queue,
+ * which then holds everything the parked producer emitted. A consumer that takes an item and
+ * then stops taking (to wait for something the producer does next, say) must not hold it up for
+ * ever, so a lazy wait lasts at most {@link #LOW_TIDE_WAIT_NANOS}; a producer that finds no room at
+ * all parks {@code EAGER}, untimed, so a stalled consumer costs no CPU. A forwarding pipe's room
+ * comes in acknowledged runs, so its producer never waits lazily.
+ *
+ * <p>The consumer's thread is recorded only while it may park:
  * it is forgotten when the consumer wakes and when the pipe ends, so that the pipe, which a
  * live stream's cleaner keeps until the stream is unreachable, does not keep an ended consumer
  * thread reachable, nor what its task holds (a publisher's subscriber).
@@ -69,6 +85,8 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     private static final int CANCELLED = 2;
     private static final int FAILING = 3; // fail() won the state: the failure is being published
     private static final int SPIN_NANOS = 50_000;
+    /** See {@link #lowTideWaitNanos}: long enough for a busy consumer to take half a window, short beside a park. */
+    private static final long LOW_TIDE_WAIT_NANOS = 50_000;
     /** {@code settled} before the consumer or a late emit has settled how the pipe ends. */
     private static final long UNSETTLED = -1;
 
@@ -91,8 +109,17 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         }
     }
 
-    /** Where a producer waits for room: its own, or one shared by the pipes a distributor feeds. */
+    /**
+     * Where a producer waits for room: its own, or one shared by the pipes a distributor feeds. It
+     * waits {@link #EAGER}ly (any take wakes it) or {@link #LAZY}ly (a take wakes it once few items
+     * are left in flight; a timer bounds the wait).
+     */
     static final class ProducerWait {
+        /** {@code parked}: a producer that any take (or an end) wakes. */
+        static final int EAGER = 1;
+        /** {@code parked}: a producer that a take wakes only at its pipe's low tide; an end wakes it too. */
+        static final int LAZY = 2;
+
         private static final VarHandle PARKED;
 
         static {
@@ -108,18 +135,37 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         /** Run instead of an unpark when the producer waits elsewhere (a pump feeding from another process). */
         private volatile Runnable waker;
 
-        /** Parks the calling producer unless {@code ready} holds after announcing it. */
+        /** Parks the calling producer unless {@code ready} holds after announcing it; any take wakes it. */
         void park(java.util.function.BooleanSupplier ready) {
             thread = Thread.currentThread();
-            parked = 1;
+            parked = EAGER;
             if (!ready.getAsBoolean()) {
                 LockSupport.park(this);
             }
             parked = 0;
         }
 
+        /**
+         * Parks the calling producer for at most {@code nanos} unless {@code ready} holds after
+         * announcing it; only a take that reaches the low tide, an end, or the timer wakes it.
+         */
+        void parkLazily(java.util.function.BooleanSupplier ready, long nanos) {
+            thread = Thread.currentThread();
+            parked = LAZY;
+            if (!ready.getAsBoolean()) {
+                LockSupport.parkNanos(this, nanos);
+            }
+            parked = 0;
+        }
+
+        /** How the producer waits now: 0 (it does not), {@link #EAGER} or {@link #LAZY}. */
+        int waiting() {
+            return parked;
+        }
+
         void wake() {
-            if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+            int mode = parked;
+            if (mode != 0 && PARKED.compareAndSet(this, mode, 0)) {
                 Runnable remote = waker;
                 if (remote != null) {
                     remote.run();
@@ -132,12 +178,16 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         /** A producer that does not park here announces it waits: the next consumption runs {@code action}. */
         void arm(Runnable action) {
             waker = action;
-            parked = 1;
+            parked = EAGER;
         }
     }
 
     private final SpscAtomicArrayQueue<Object> queue;
     private final int highWaterMark;
+    /** A producer that has waited for room goes on once at most this many items are in flight: half the mark. */
+    private final int lowTide;
+    /** The longest lazy wait for the low tide once a take has made room (see the class comment). */
+    private final long lowTideWaitNanos;
     /**
      * The consumer forwards its items to a consumer in another process, which acknowledges them
      * ({@link #acknowledge}): its own takes do not make room, so the producer's lead is counted
@@ -173,8 +223,15 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     }
 
     private Pipe(int highWaterMark, ProducerWait producerWait, String description, boolean forwarding) {
+        this(highWaterMark, producerWait, description, forwarding, LOW_TIDE_WAIT_NANOS);
+    }
+
+    /** A pipe whose producer waits for the low tide at most {@code lowTideWaitNanos}: tests make it long, so that only a take can end the wait. */
+    Pipe(int highWaterMark, ProducerWait producerWait, String description, boolean forwarding, long lowTideWaitNanos) {
         this.forwarding = forwarding;
         this.highWaterMark = highWaterMark;
+        this.lowTide = highWaterMark / 2;
+        this.lowTideWaitNanos = lowTideWaitNanos;
         this.queue = new SpscAtomicArrayQueue<>(Math.max(2, highWaterMark));
         this.producerWait = producerWait;
         this.description = description;
@@ -398,8 +455,16 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             if (!Waiting.pause(start, spins, budget)) {
                 parked = true;
                 producerWait.park(() -> hasRoom() || state != OPEN);
+                if (!forwarding && state == OPEN && inFlight() > lowTide) { // a take made room: let more of them come
+                    producerWait.parkLazily(() -> inFlight() <= lowTide || state != OPEN, lowTideWaitNanos);
+                }
             }
         }
+    }
+
+    /** Items emitted and not yet taken, as the producer sees it (a volatile read: it pairs with a take's wake check). */
+    private long inFlight() {
+        return emitted - (long) CONSUMED.getVolatile(this);
     }
 
     private void wakeConsumer() {
@@ -448,8 +513,12 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     private void taken() {
         consumedLocal++;
         if (!forwarding) {
-            CONSUMED.setVolatile(this, consumedLocal); // StoreLoad against the read of parked in wake()
-            producerWait.wake();
+            CONSUMED.setVolatile(this, consumedLocal); // StoreLoad against the read of parked below
+            int waiting = producerWait.waiting();
+            // A lazy producer parked after its last item: the queue holds all it emitted and not yet taken.
+            if (waiting == ProducerWait.EAGER || waiting == ProducerWait.LAZY && queue.size() <= lowTide) {
+                producerWait.wake();
+            }
         }
     }
 
