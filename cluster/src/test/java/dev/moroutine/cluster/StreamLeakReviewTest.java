@@ -99,7 +99,7 @@ class StreamLeakReviewTest {
             WorkerHandle remote = Members.remote(pool);
             try (LiveStream<Integer> open = pool.run(Moroutine.assign(remote, Jobs.numbers.call(Integer.MAX_VALUE)))) {
                 assertEquals(0, open.iterator().next());
-                assertTrue(threadsNamed(".*-stream-\\d+") >= 1, "the dump sees a pump (virtual) thread");
+                assertTrue(threadsNamed(".*-stream-\\d+") >= 1, "the dump sees a pump thread");
             }
             for (int i = 0; i < 100; i++) {
                 try (LiveStream<Integer> items = pool.run(Moroutine.assign(remote, Jobs.numbers.call(Integer.MAX_VALUE)))) {

@@ -55,7 +55,7 @@ import java.util.concurrent.locks.LockSupport;
  * start there, as on a thread: the member's worker stops it and answers with the {@code TimeoutException}.
  *
  * <h2>A stream</h2>
- * The member starts the streaming task and answers at once; a virtual thread here, the pump, pulls
+ * The member starts the streaming task and answers at once; a thread here, the pump, pulls
  * its items in batches ({@link Envelope#PULL}, one pull at a time) and emits them into the caller's
  * pipe. Each pull carries the count the caller's consumer has taken, which the member's producer
  * counts its lead against (see {@link StreamServer}): so the caller's pipe, of the same high-water
@@ -300,7 +300,7 @@ public final class ClusterWorker implements Worker {
                 sendCancel(pending.seq);
                 return;
             }
-            Thread.ofVirtual().name(name + "-stream-" + pending.seq).start(() -> pump(pending));
+            Thread.ofPlatform().daemon().name(name + "-stream-" + pending.seq).start(() -> pump(pending));
             return;
         }
         if (!settle(pending)) {
@@ -386,7 +386,12 @@ public final class ClusterWorker implements Worker {
         }
     }
 
-    /** On its own virtual thread: pulls the stream's items from the member into the caller's pipe. */
+    /**
+     * On its own thread: pulls the stream's items from the member into the caller's pipe. A platform
+     * thread, not a virtual one: it is woken twice a batch (the answer, the consumer's takes), and each
+     * wake of a virtual thread also wakes a carrier of the virtual-thread scheduler, which then spins
+     * for more work; on 2 cores those carriers took more CPU than any other thread of the stream.
+     */
     @SuppressWarnings("unchecked") // a streaming call's output is its pipe
     private void pump(Pending pending) {
         Pipe<Object> pipe = (Pipe<Object>) pending.execution.output().open(this);

@@ -17,8 +17,8 @@ import org.apache.fory.memory.MemoryBuffer;
 
 /**
  * On a member, the output of one streaming task, served to its owner's pulls ({@link Envelope#PULL}).
- * The function emits into a {@link Pipe#forwarding forwarding} pipe; a forwarder (a virtual thread)
- * moves what the pipe holds, in runs, into the outbox; a pull, on one of Hazelcast's executor
+ * The function emits into a {@link Pipe#forwarding forwarding} pipe; a forwarder (a platform thread:
+ * see {@link ClusterWorker}'s pump for why) moves what the pipe holds, in runs, into the outbox; a pull, on one of Hazelcast's executor
  * threads, answers with the outbox's items as one Fory array ({@link Codec#encodeItems}).
  *
  * <h2>Flow control: credit</h2>
@@ -85,7 +85,7 @@ final class StreamServer extends PipeOutput {
     /** Starts forwarding the items of {@code running}, whose output this is. */
     void start(Execution<Object> running) {
         this.execution = running;
-        Thread.ofVirtual().name("moroutine-cluster-forwarder").start(this::forward);
+        Thread.ofPlatform().daemon().name("moroutine-cluster-forwarder").start(this::forward);
     }
 
     private void forward() {
