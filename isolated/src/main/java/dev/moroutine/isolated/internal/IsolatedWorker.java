@@ -571,7 +571,8 @@ public final class IsolatedWorker implements Worker {
         shared.park(SharedFile.Side.PARENT);
         Entry head = inFlight.peekFirst();
         if (head != null && head.output != null) {
-            head.output.wakeOnConsumption(this::wake); // its consumer's next take may owe the child credit
+            // The take that makes the next credit due wakes the pump, not every take: each wake is a system call.
+            head.output.wakeOnConsumption(head.credited + creditStep(head), this::wake);
         }
         if (hasWork()) {
             parked = 0;
@@ -784,8 +785,11 @@ public final class IsolatedWorker implements Worker {
         if (head == null || head.output == null || head.execution.isDone()) {
             return null;
         }
-        long step = Math.max(1, head.output.highWaterMark() / 4);
-        return head.output.consumedCount() - head.credited >= step ? head : null;
+        return head.output.consumedCount() - head.credited >= creditStep(head) ? head : null;
+    }
+
+    private static long creditStep(Entry streaming) {
+        return Math.max(1, streaming.output.highWaterMark() / 4);
     }
 
     private boolean sendCredit() {
