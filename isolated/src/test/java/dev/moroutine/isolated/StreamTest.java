@@ -94,6 +94,34 @@ class StreamTest {
         }
     }
 
+    /**
+     * The pump sleeps until the consumer has taken a step of items (a quarter of the mark), not one:
+     * a consumer that takes exactly a step, then waits, must see the producer go on to exactly the
+     * mark ahead of it, every time (a lost wake leaves it short, and the wait runs out).
+     */
+    @Test
+    void aConsumerTakingAStepAtATimeGetsTheProducerToTheMarkEachTime(@TempDir Path dir) throws Exception {
+        int step = HIGH_WATER_MARK / 4;
+        int rounds = 200;
+        Path file = dir.resolve("emitted");
+        try (StreamJobs.Counter emitted = new StreamJobs.Counter(file);
+                LiveStream<Integer> items = pool.run(StreamJobs.counted.call(file.toString(), (rounds + 4) * step))) {
+            Iterator<Integer> it = items.iterator();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            for (int consumed = 0; consumed < rounds * step; ) {
+                for (int i = 0; i < step; i++, consumed++) {
+                    assertEquals(consumed, it.next(), "in order");
+                }
+                while (emitted.get() < consumed + HIGH_WATER_MARK) {
+                    assertTrue(System.nanoTime() < deadline, "the producer stopped at " + emitted.get() + " with " + consumed
+                            + " taken: the credit for the last step was not sent");
+                    Thread.yield(); // two cores: the pump and the child need them
+                }
+                assertEquals(consumed + HIGH_WATER_MARK, emitted.get(), "the producer is exactly the mark ahead");
+            }
+        }
+    }
+
     @Test
     void closingTheStreamStopsTheProducerInTheChild(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("emitted");

@@ -53,6 +53,12 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * all parks {@code EAGER}, untimed, so a stalled consumer costs no CPU. A forwarding pipe's room
  * comes in acknowledged runs, so its producer never waits lazily.
  *
+ * <p>A producer in another process (a worker JVM's pump, see
+ * {@link #wakeOnConsumption(long, Runnable)}) waits for a step of takes rather than one: it writes
+ * the count it waits for before its parked flag, and a take reads the flag before the count, so
+ * the take that reaches the count sees it, and the takes before it do not wake the producer for
+ * nothing.
+ *
  * <p>The consumer's thread is recorded only while it may park:
  * it is forgotten when the consumer wakes and when the pipe ends, so that the pipe, which a
  * live stream's cleaner keeps until the stream is unreachable, does not keep an ended consumer
@@ -134,10 +140,13 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         private volatile Thread thread;
         /** Run instead of an unpark when the producer waits elsewhere (a pump feeding from another process). */
         private volatile Runnable waker;
+        /** The consumed count from which a take wakes the producer: one that waits elsewhere waits for a step of takes. */
+        private volatile long wakeAt = Long.MIN_VALUE;
 
         /** Parks the calling producer unless {@code ready} holds after announcing it; any take wakes it. */
         void park(java.util.function.BooleanSupplier ready) {
             thread = Thread.currentThread();
+            wakeAt = Long.MIN_VALUE; // any take makes room
             parked = EAGER;
             if (!ready.getAsBoolean()) {
                 LockSupport.park(this);
@@ -163,6 +172,14 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             return parked;
         }
 
+        /**
+         * Whether a take that brought the consumed count to {@code consumed} wakes an {@link #EAGER}
+         * producer: any take does, but for one {@link #arm armed} for a count not reached yet.
+         */
+        boolean wakesAt(long consumed) {
+            return consumed >= wakeAt;
+        }
+
         void wake() {
             int mode = parked;
             if (mode != 0 && PARKED.compareAndSet(this, mode, 0)) {
@@ -175,9 +192,13 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             }
         }
 
-        /** A producer that does not park here announces it waits: the next consumption runs {@code action}. */
-        void arm(Runnable action) {
+        /**
+         * A producer that does not park here announces it waits: the take that brings the consumed
+         * count to {@code consumed} (or any later one) runs {@code action}, as does the pipe's end.
+         */
+        void arm(long consumed, Runnable action) {
             waker = action;
+            wakeAt = consumed; // before parked: a consumer that sees it armed sees the count it waits for
             parked = EAGER;
         }
     }
@@ -313,7 +334,20 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
      * @param waker what wakes the producer's thread
      */
     public void wakeOnConsumption(Runnable waker) {
-        producerWait.arm(waker);
+        producerWait.arm(Long.MIN_VALUE, waker);
+    }
+
+    /**
+     * Like {@link #wakeOnConsumption(Runnable)}, for a producer that has nothing to do until the
+     * consumer has taken {@code consumed} items in all (credit owed in steps): the takes before do
+     * not run {@code waker}, which would wake it for nothing; the take that reaches the count (or a
+     * later one, or the end of the pipe) runs it, once.
+     *
+     * @param consumed the consumed count that wakes the producer
+     * @param waker what wakes the producer's thread
+     */
+    public void wakeOnConsumption(long consumed, Runnable waker) {
+        producerWait.arm(consumed, waker);
     }
 
     /** Records where the stream was opened (see {@link Streams#openingSite()}); call before the producer is dispatched. */
@@ -516,7 +550,8 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             CONSUMED.setVolatile(this, consumedLocal); // StoreLoad against the read of parked below
             int waiting = producerWait.waiting();
             // A lazy producer parked after its last item: the queue holds all it emitted and not yet taken.
-            if (waiting == ProducerWait.EAGER || waiting == ProducerWait.LAZY && queue.size() <= lowTide) {
+            if (waiting == ProducerWait.EAGER && producerWait.wakesAt(consumedLocal)
+                    || waiting == ProducerWait.LAZY && queue.size() <= lowTide) {
                 producerWait.wake();
             }
         }
@@ -610,7 +645,9 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                     consumer = Thread.currentThread();
                     consumerParked = 1;
                     VarHandle.fullFence();
-                    producerWait.wake(); // a stale read on the fast path may have left the producer asleep
+                    if (producerWait.waiting() == ProducerWait.LAZY || producerWait.wakesAt(consumedLocal)) {
+                        producerWait.wake(); // a stale read on the fast path may have left the producer asleep
+                    }
                     if (queue.isEmpty() && state == OPEN) {
                         LockSupport.park(this);
                         if (Thread.interrupted()) { // a stopping worker, or a caller giving up: stop waiting

@@ -14,6 +14,7 @@ import dev.moroutine.stream.StreamMo2;
 import dev.moroutine.stream.StreamMo3;
 import dev.moroutine.stream.StreamMo4;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.fory.Fory;
@@ -142,7 +143,7 @@ public final class Codec {
     public byte[] encodeInvocation(Invocation invocation, String destination) {
         return fory.execute(encoder -> {
             MemoryBuffer out = MemoryBuffer.newHeapBuffer(64);
-            write(encoder, out, invocation, String.valueOf(invocation), destination, true);
+            write(encoder, out, invocation, invocation::toString, destination, true);
             return out.getBytes(0, out.writerIndex());
         });
     }
@@ -162,18 +163,23 @@ public final class Codec {
                 || moroutine instanceof StreamMo3<?, ?, ?, ?> || moroutine instanceof StreamMo4<?, ?, ?, ?, ?>;
     }
 
-    private static void write(Fory encoder, MemoryBuffer out, Invocation invocation, String where, String destination,
+    /**
+     * Writes an invocation; {@code where} names it in a refusal's message, made only then (not for
+     * every task sent).
+     */
+    private static void write(Fory encoder, MemoryBuffer out, Invocation invocation, Supplier<String> where, String destination,
             boolean task) {
         encoder.serialize(out, invocation.id());
         Object[] args = invocation.args();
         out.writeInt32(args.length);
         for (int i = 0; i < args.length; i++) {
             Object arg = args[i];
-            String argument = "argument " + (i + 1) + " of " + where;
+            int position = i + 1;
             if (arg instanceof TaskArg taskArg) {
                 out.writeByte(TASK_ARG);
                 out.writeInt64(taskArg.task().key());
-                write(encoder, out, taskArg.task(), "task-arg " + taskArg.task() + " (" + argument + ")", destination, false);
+                write(encoder, out, taskArg.task(), () -> "task-arg " + taskArg.task() + " (argument " + position + " of "
+                        + where.get() + ")", destination, false);
                 continue;
             }
             if (arg instanceof StreamArg && task) { // its items follow as the task runs (see StreamFeeder)
@@ -188,16 +194,16 @@ public final class Codec {
             }
             if (arg instanceof SharedValue value) {
                 out.writeByte(SHARED);
-                SharedCrossing.write(encoder, out, value, argument, destination);
+                SharedCrossing.write(encoder, out, value, "argument " + position + " of " + where.get(), destination);
                 continue;
             }
-            refuseUnsupported(arg, argument, destination);
+            refuseUnsupported(arg, position, where, destination);
             out.writeByte(VALUE);
             try {
                 encoder.serialize(out, arg);
             } catch (RuntimeException refused) {
-                throw cannotCross(argument + " cannot cross to isolated worker " + destination + ": it is a "
-                        + arg.getClass().getName(), refused); // not null: Fory encodes null
+                throw cannotCross("argument " + position + " of " + where.get() + " cannot cross to isolated worker " + destination
+                        + ": it is a " + arg.getClass().getName(), refused); // not null: Fory encodes null
             }
         }
     }
@@ -217,12 +223,13 @@ public final class Codec {
         return reason.substring(0, end) + "…";
     }
 
-    private static void refuseUnsupported(Object arg, String argument, String destination) {
+    private static void refuseUnsupported(Object arg, int position, Supplier<String> where, String destination) {
         String what = arg instanceof StreamArg stream ? "a stream (" + stream.endpoint() + ") given to a task-arg"
                 : arg instanceof Signal ? "a Signal given to a task-arg"
                 : null;
         if (what != null) {
-            throw new UnsupportedOperationException(argument + " is " + what + ", which cannot cross to isolated worker "
+            throw new UnsupportedOperationException("argument " + position + " of " + where.get() + " is " + what
+                    + ", which cannot cross to isolated worker "
                     + destination + " yet; run this task on a pool of threads (Moroutine.workers)");
         }
     }

@@ -44,7 +44,7 @@ final class InboundStream implements Endpoint {
 
     /** On the reader, after a batch: asks the function's next take to report, unless a report is due now. */
     void arm() {
-        pipe.wakeOnConsumption(onTake);
+        pipe.wakeOnConsumption(reported.get() + step, onTake);
         report();
     }
 
@@ -59,7 +59,7 @@ final class InboundStream implements Endpoint {
     /** On the function's thread, when armed. */
     private void taken() {
         if (!report()) {
-            pipe.wakeOnConsumption(onTake);
+            pipe.wakeOnConsumption(reported.get() + step, onTake);
             report(); // a take between the check and the arm
         }
     }

@@ -46,6 +46,11 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * with {@link Selector#wakeup()}) and in the shared file (for the child, which rings the socket):
  * see {@link SharedFile} for the hand-shake. A dispatch offers, then reads {@code parked}; the
  * pump writes {@code parked}, then looks at the outbox; both are volatile, so one sees the other.
+ * A pump that sleeps while the child owes it replies says so ({@link #AWAITING_REPLIES}): a dispatch
+ * then leaves it asleep, since the next reply rings its doorbell and it sends the new tasks then
+ * (the child runs its tasks one at a time, so they start no later), which saves a system call and
+ * a wake-up per task and sends them in batches. Everything else (a cancellation, a signal, a
+ * stream's credit or feed, a stop) wakes it whatever it waits for.
  *
  * <h2>In flight</h2>
  * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once
@@ -90,6 +95,11 @@ public final class IsolatedWorker implements Worker {
     private static final int DRAINING = 1;
     private static final int STOPPED = 2;
 
+    /** {@code parked}: the pump sleeps, and only a wake from this JVM or the child's death ends it. */
+    private static final int PARKED = 1;
+    /** {@code parked}: the pump sleeps with replies owed by the child, whose next reply wakes it. */
+    private static final int AWAITING_REPLIES = 2;
+
     private static final int IDLE_SPIN_NANOS = 50_000;
     private static final int CALLER_SPIN_NANOS = 20_000;
     /** How long a forced stop lets the JVM exit by itself, and a dead one to be reaped. */
@@ -100,13 +110,13 @@ public final class IsolatedWorker implements Worker {
     private static final int REPLY_BATCH = 64;
 
     private static final VarHandle ADMITTED;
-    private static final VarHandle PARKED;
+    private static final VarHandle PARKED_WORD;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             ADMITTED = lookup.findVarHandle(IsolatedWorker.class, "admitted", long.class);
-            PARKED = lookup.findVarHandle(IsolatedWorker.class, "parked", int.class);
+            PARKED_WORD = lookup.findVarHandle(IsolatedWorker.class, "parked", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -253,7 +263,7 @@ public final class IsolatedWorker implements Worker {
             }
         });
         outbox.offer(entry);
-        wake();
+        wakeForTask();
     }
 
     /**
@@ -310,7 +320,16 @@ public final class IsolatedWorker implements Worker {
         // The caller's offer may be a release store only (a feeder's SPSC queue): without a fence this
         // read of parked could pass it while the pump, having set parked, finds the queue empty and sleeps.
         VarHandle.fullFence();
-        if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
+        int sleeping = parked;
+        if (sleeping != 0 && PARKED_WORD.compareAndSet(this, sleeping, 0)) {
+            selector.wakeup();
+        }
+    }
+
+    /** After a dispatch's offer: wakes the pump unless the child's next reply will (see "Threads"). */
+    private void wakeForTask() {
+        VarHandle.fullFence(); // as in wake()
+        if (parked == PARKED && PARKED_WORD.compareAndSet(this, PARKED, 0)) {
             selector.wakeup();
         }
     }
@@ -567,11 +586,12 @@ public final class IsolatedWorker implements Worker {
         }
         idleSpin.ended(start, budget, false);
         SharedFile shared = child.shared();
-        parked = 1;
+        parked = inFlight.isEmpty() ? PARKED : AWAITING_REPLIES; // the child answers every task sent, or dies
         shared.park(SharedFile.Side.PARENT);
         Entry head = inFlight.peekFirst();
         if (head != null && head.output != null) {
-            head.output.wakeOnConsumption(this::wake); // its consumer's next take may owe the child credit
+            // The take that makes the next credit due wakes the pump, not every take: each wake is a system call.
+            head.output.wakeOnConsumption(head.credited + creditStep(head), this::wake);
         }
         if (hasWork()) {
             parked = 0;
@@ -784,8 +804,11 @@ public final class IsolatedWorker implements Worker {
         if (head == null || head.output == null || head.execution.isDone()) {
             return null;
         }
-        long step = Math.max(1, head.output.highWaterMark() / 4);
-        return head.output.consumedCount() - head.credited >= step ? head : null;
+        return head.output.consumedCount() - head.credited >= creditStep(head) ? head : null;
+    }
+
+    private static long creditStep(Entry streaming) {
+        return Math.max(1, streaming.output.highWaterMark() / 4);
     }
 
     private boolean sendCredit() {
