@@ -61,8 +61,9 @@ import java.util.concurrent.TimeUnit;
  * <h2>Order</h2>
  * Each request becomes an {@link Exchange} in {@code exchanges}, in request order, as soon as its
  * header section is decoded; the tail may still be reading its body ({@code receiving}). A complete
- * request is dispatched at once, so pipelined requests queue on the worker, which runs them one at
- * a time in that order. Whatever answers an exchange (its task, or the server itself: 413, 400…)
+ * request is dispatched at the end of the I/O thread's pass (see {@link Inbox}, one FIFO for the
+ * thread's connections), so pipelined requests queue on the worker, which runs them one at a time
+ * in that order. Whatever answers an exchange (its task, or the server itself: 413, 400…)
  * only sets its response; {@link #flush()} then writes the answered exchanges at the head of the
  * queue, so responses leave in request order even when the server answers a later one first. A
  * {@code 100 Continue} is written only for the head exchange, so it never overtakes a response
@@ -139,6 +140,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private final long bodyTimeoutNanos;
     private final ArrayDeque<Exchange> exchanges = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
+    /** Where this connection's requests wait for the end of the I/O thread's pass before they go to the worker. */
+    private Inbox inbox;
     /** Where this connection's worker hands its answers back to the I/O thread. */
     private Outbox outbox;
     /** The tail exchange while its body is read; its head and the body so far. */
@@ -183,6 +186,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.inbox = server.inbox(ctx.executor());
         this.outbox = server.outbox(ctx.executor());
     }
 
@@ -411,7 +415,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
         flush();
     }
 
+    /** Hands a request read whole to the worker, at the end of the I/O thread's pass: see {@link Inbox}. */
     private void dispatch(Exchange exchange, Request request) {
+        inbox.add(() -> submit(exchange, request));
+    }
+
+    private void submit(Exchange exchange, Request request) {
         CompletableFuture<Response> task;
         try {
             task = server.submit(thread, request);

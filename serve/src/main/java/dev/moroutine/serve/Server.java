@@ -108,7 +108,8 @@ public final class Server implements AutoCloseable {
     private final EventLoopGroup io;
     private final Channel listener;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
-    /** One per I/O thread: see {@link Outbox}. */
+    /** One of each per I/O thread: see {@link Inbox} and {@link Outbox}. */
+    private final Map<EventExecutor, Inbox> inboxes = new ConcurrentHashMap<>();
     private final Map<EventExecutor, Outbox> outboxes = new ConcurrentHashMap<>();
     /** Tasks submitted whose futures have not completed. */
     private final AtomicInteger running = new AtomicInteger();
@@ -234,6 +235,11 @@ public final class Server implements AutoCloseable {
             checkDrained();
         });
         return future;
+    }
+
+    /** The inbox of an I/O thread, through which its connections hand their requests to the workers. */
+    Inbox inbox(EventExecutor loop) {
+        return inboxes.computeIfAbsent(loop, Inbox::new);
     }
 
     /** The outbox of an I/O thread, through which workers hand its connections their answers. */

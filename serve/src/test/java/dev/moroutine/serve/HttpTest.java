@@ -128,6 +128,43 @@ class HttpTest {
         }
     }
 
+    /**
+     * The requests that several connections send at once reach the I/O thread in one pass and go to
+     * the workers together at its end (see {@link Inbox}): each connection still gets all its answers,
+     * in its own order, from its own worker.
+     */
+    @Test
+    void answersPipelinedRequestsOfManyConnectionsReadInOnePass() throws Exception {
+        int connections = 16;
+        int requests = 10;
+        for (int round = 0; round < 20; round++) {
+            List<RawClient> raws = new java.util.ArrayList<>();
+            try {
+                for (int c = 0; c < connections; c++) {
+                    raws.add(new RawClient(server.port()));
+                }
+                for (int c = 0; c < connections; c++) {
+                    StringBuilder batch = new StringBuilder();
+                    for (int i = 0; i < requests; i++) {
+                        batch.append("GET /").append(c).append('/').append(i).append(" HTTP/1.1\r\nHost: x\r\n\r\n");
+                    }
+                    raws.get(c).send(batch.toString());
+                }
+                for (int c = 0; c < connections; c++) {
+                    List<RawClient.Reply> replies = raws.get(c).read(requests, WAIT);
+                    for (int i = 0; i < requests; i++) {
+                        assertEquals("GET /" + c + "/" + i + " 0 ", replies.get(i).body(), "round " + round);
+                        assertEquals(replies.getFirst().header("x-worker"), replies.get(i).header("x-worker"));
+                    }
+                }
+            } finally {
+                for (RawClient raw : raws) {
+                    raw.close();
+                }
+            }
+        }
+    }
+
     @Test
     void readsAChunkedRequestBody() throws Exception {
         try (RawClient raw = new RawClient(server.port())) {
