@@ -112,7 +112,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     /** One request and, once known, its response. */
     private static final class Exchange {
-        final String name;
+        final HttpRequest request;
         final boolean head;
         final boolean http10;
         final boolean keepAlive;
@@ -122,10 +122,15 @@ final class Connection extends ChannelInboundHandlerAdapter {
         boolean closeAfter;
 
         Exchange(HttpRequest request) {
-            name = request.method() + " " + request.uri();
+            this.request = request;
             head = "HEAD".equals(request.method().name());
             http10 = request.protocolVersion().equals(HttpVersion.HTTP_1_0);
             keepAlive = HttpUtil.isKeepAlive(request);
+        }
+
+        /** For messages only: made when one is logged, not for every request. */
+        String name() {
+            return request.method() + " " + request.uri();
         }
     }
 
@@ -144,9 +149,8 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private Inbox inbox;
     /** Where this connection's worker hands its answers back to the I/O thread. */
     private Outbox outbox;
-    /** The tail exchange while its body is read; its head and the body so far. */
+    /** The tail exchange while its body is read, and the body so far. */
     private Exchange receiving;
-    private HttpRequest receivingHead;
     private CompositeByteBuf body;
     /** Bytes of a request head have arrived (or the connection opened) and the head is not decoded yet. */
     private boolean headPending;
@@ -281,7 +285,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             armBodyTimer();
             return;
         }
-        LOG.log(System.Logger.Level.DEBUG, () -> "closing " + ctx.channel() + ": the body of " + exchange.name
+        LOG.log(System.Logger.Level.DEBUG, () -> "closing " + ctx.channel() + ": the body of " + exchange.name()
                 + " did not arrive within " + options.bodyTimeout());
         reject(exchange, 408);
     }
@@ -311,7 +315,6 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
         exchange.expectsContinue = HttpUtil.is100ContinueExpected(request);
         receiving = exchange;
-        receivingHead = request;
         bodyStarted = System.nanoTime();
         if (exchanges.size() >= MAX_PIPELINED) {
             ctx.channel().config().setAutoRead(false);
@@ -373,11 +376,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
             body.addComponent(true, part.retain());
         }
         if (content instanceof LastHttpContent) {
-            HttpRequest head = receivingHead;
+            HttpRequest head = exchange.request;
             byte[] bytes = body == null ? NO_BODY : ByteBufUtil.getBytes(body);
             releaseBody();
             receiving = null;
-            receivingHead = null;
             cancelBodyTimer();
             if (!exchange.keepAlive) { // RFC 9112 §9.6: no request after one that ends the connection is processed
                 ending = true;
@@ -404,7 +406,6 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private void reject(Exchange exchange, int status) {
         if (exchange == receiving) {
             receiving = null;
-            receivingHead = null;
             cancelBodyTimer();
             releaseBody();
         }
@@ -423,7 +424,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private void submit(Exchange exchange, Request request) {
         CompletableFuture<Response> task;
         try {
-            task = server.submit(thread, request);
+            task = server.submit(thread, request, (response, failure) -> outbox.post(() -> answered(exchange, response, failure)));
         } catch (RejectedExecutionException closing) { // the pool stopped: the server is going away
             exchange.response = errorBody(503);
             exchange.closeAfter = true;
@@ -434,7 +435,6 @@ final class Connection extends ChannelInboundHandlerAdapter {
             return;
         }
         exchange.task = task;
-        task.whenComplete((response, failure) -> outbox.post(() -> answered(exchange, response, failure)));
     }
 
     private void answered(Exchange exchange, Response response, Throwable failure) {
@@ -448,11 +448,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (failure != null) {
             // A CancellationException the handler threw itself arrives wrapped: a failure like any other.
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            LOG.log(System.Logger.Level.WARNING, "the handler of " + exchange.name + " on " + thread.worker().name()
+            LOG.log(System.Logger.Level.WARNING, "the handler of " + exchange.name() + " on " + thread.worker().name()
                     + " failed; the client got a 500", cause);
             answer = errorBody(500);
         } else if (response == null) {
-            LOG.log(System.Logger.Level.WARNING, "the handler of " + exchange.name + " on " + thread.worker().name()
+            LOG.log(System.Logger.Level.WARNING, "the handler of " + exchange.name() + " on " + thread.worker().name()
                     + " returned null instead of a Response; the client got a 500");
             answer = errorBody(500);
         }
@@ -616,7 +616,6 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (receiving != null) {
             exchanges.removeLast();
             receiving = null;
-            receivingHead = null;
             releaseBody();
         }
         if (exchanges.isEmpty()) {

@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 /**
  * An HTTP/1.1 server whose connections are balanced over a pool of moroutine workers. Each new
@@ -221,8 +222,12 @@ public final class Server implements AutoCloseable {
         }
     }
 
-    /** Makes a request's task and sends it to the worker of its connection; called on the connection's I/O thread. */
-    CompletableFuture<Response> submit(ServerThread thread, Request request) {
+    /**
+     * Makes a request's task and sends it to the worker of its connection; called on the connection's
+     * I/O thread. {@code then} gets the task's outcome where it completes, before the task stops
+     * counting as running (one callback, not one each).
+     */
+    CompletableFuture<Response> submit(ServerThread thread, Request request, BiConsumer<Response, Throwable> then) {
         Task<Response> task = handler.task(request);
         if (task == null) {
             throw new NullPointerException("the handler returned no task for " + request
@@ -231,8 +236,12 @@ public final class Server implements AutoCloseable {
         CompletableFuture<Response> future = pool.submit(assign(thread.worker(), task));
         running.incrementAndGet();
         future.whenComplete((response, failure) -> {
-            running.decrementAndGet();
-            checkDrained();
+            try {
+                then.accept(response, failure);
+            } finally {
+                running.decrementAndGet();
+                checkDrained();
+            }
         });
         return future;
     }
