@@ -13,12 +13,15 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -107,6 +110,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
     /** Requests read ahead of their responses before the connection stops reading. */
     static final int MAX_PIPELINED = 16;
     private static final byte[] NO_BODY = new byte[0];
+    /**
+     * The header fields of responses, which Netty need not check again: {@link Response} checked the
+     * handler's names and values when it was made, and the server's own fields are constants. (A
+     * response with a length has no trailer: it gets the empty one, not a map of its own.)
+     */
+    private static final HttpHeadersFactory CHECKED_FIELDS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
     /** How long a connection that the server ends goes on reading what the client still sends; see {@link #closeGently()}. */
     private static final Duration LINGER = Duration.ofSeconds(1);
 
@@ -513,7 +522,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         HttpVersion version = http10 ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1;
         HttpResponseStatus status = HttpResponseStatus.valueOf(response.status());
         if (response.isChunked() && !http10 && !head) {
-            HttpResponse start = new DefaultHttpResponse(version, status);
+            HttpResponse start = new DefaultHttpResponse(version, status, CHECKED_FIELDS);
             fields(start.headers(), response, http10, last);
             HttpUtil.setTransferEncodingChunked(start, true);
             ctx.write(start);
@@ -524,7 +533,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
         byte[] bytes = response.isChunked() ? response.body() : response.bodyBytes();
         FullHttpResponse full = new DefaultFullHttpResponse(version, status,
-                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
+                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes), CHECKED_FIELDS.newHeaders(), EmptyHttpHeaders.INSTANCE);
         fields(full.headers(), response, http10, last);
         // A HEAD answer says what a GET would send; a 204 has no length, and a 304's would have to be the GET's.
         if (response.status() != 204 && response.status() != 304 && !(head && response.isChunked())) {

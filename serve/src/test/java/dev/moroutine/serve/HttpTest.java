@@ -37,6 +37,10 @@ class HttpTest {
         if (request.path().equals("/dated")) { // a handler's own Date stays
             return Response.text("dated").withHeader("Date", "Sun, 06 Nov 1994 08:49:37 GMT");
         }
+        if (request.path().equals("/fields")) {
+            return Response.text("fields").withHeader("X-Twice", "one").withHeader("X-Twice", "two")
+                    .withHeader("Cache-Control", "no-store");
+        }
         if (request.path().equals("/chunks")) {
             return Response.chunked(200, "text/plain", List.of("one,".getBytes(StandardCharsets.UTF_8),
                     "two,".getBytes(StandardCharsets.UTF_8), "three".getBytes(StandardCharsets.UTF_8)));
@@ -95,6 +99,20 @@ class HttpTest {
                 assertTrue(before <= at && at <= after, date + " is now");
             }
             assertEquals(List.of("Sun, 06 Nov 1994 08:49:37 GMT"), dated.headers().getAll("date"));
+        }
+    }
+
+    /** The handler's fields reach the client as it made them (Response checked them; Netty does not check them again). */
+    @Test
+    void sendsTheHandlersFieldsBesideTheServersOwn() throws Exception {
+        try (RawClient raw = new RawClient(server.port())) {
+            RawClient.Reply reply = raw.send("GET /fields HTTP/1.1\r\nHost: x\r\n\r\n").read(WAIT);
+            assertEquals("fields", reply.body());
+            assertEquals(List.of("one", "two"), reply.headers().getAll("x-twice"));
+            assertEquals("no-store", reply.header("cache-control"));
+            assertEquals("text/plain; charset=utf-8", reply.header("content-type"));
+            assertEquals("6", reply.header("content-length"));
+            assertTrue(reply.header("date") != null && reply.header("connection") == null, reply.headers().toString());
         }
     }
 
