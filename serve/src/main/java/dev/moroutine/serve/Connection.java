@@ -13,12 +13,15 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -61,8 +64,9 @@ import java.util.concurrent.TimeUnit;
  * <h2>Order</h2>
  * Each request becomes an {@link Exchange} in {@code exchanges}, in request order, as soon as its
  * header section is decoded; the tail may still be reading its body ({@code receiving}). A complete
- * request is dispatched at once, so pipelined requests queue on the worker, which runs them one at
- * a time in that order. Whatever answers an exchange (its task, or the server itself: 413, 400…)
+ * request is dispatched at the end of the I/O thread's pass (see {@link Inbox}, one FIFO for the
+ * thread's connections), so pipelined requests queue on the worker, which runs them one at a time
+ * in that order. Whatever answers an exchange (its task, or the server itself: 413, 400…)
  * only sets its response; {@link #flush()} then writes the answered exchanges at the head of the
  * queue, so responses leave in request order even when the server answers a later one first. A
  * {@code 100 Continue} is written only for the head exchange, so it never overtakes a response
@@ -106,12 +110,18 @@ final class Connection extends ChannelInboundHandlerAdapter {
     /** Requests read ahead of their responses before the connection stops reading. */
     static final int MAX_PIPELINED = 16;
     private static final byte[] NO_BODY = new byte[0];
+    /**
+     * The header fields of responses, which Netty need not check again: {@link Response} checked the
+     * handler's names and values when it was made, and the server's own fields are constants. (A
+     * response with a length has no trailer: it gets the empty one, not a map of its own.)
+     */
+    private static final HttpHeadersFactory CHECKED_FIELDS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
     /** How long a connection that the server ends goes on reading what the client still sends; see {@link #closeGently()}. */
     private static final Duration LINGER = Duration.ofSeconds(1);
 
     /** One request and, once known, its response. */
     private static final class Exchange {
-        final String name;
+        final HttpRequest request;
         final boolean head;
         final boolean http10;
         final boolean keepAlive;
@@ -121,10 +131,15 @@ final class Connection extends ChannelInboundHandlerAdapter {
         boolean closeAfter;
 
         Exchange(HttpRequest request) {
-            name = request.method() + " " + request.uri();
+            this.request = request;
             head = "HEAD".equals(request.method().name());
             http10 = request.protocolVersion().equals(HttpVersion.HTTP_1_0);
             keepAlive = HttpUtil.isKeepAlive(request);
+        }
+
+        /** For messages only: made when one is logged, not for every request. */
+        String name() {
+            return request.method() + " " + request.uri();
         }
     }
 
@@ -139,11 +154,12 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private final long bodyTimeoutNanos;
     private final ArrayDeque<Exchange> exchanges = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
+    /** Where this connection's requests wait for the end of the I/O thread's pass before they go to the worker. */
+    private Inbox inbox;
     /** Where this connection's worker hands its answers back to the I/O thread. */
     private Outbox outbox;
-    /** The tail exchange while its body is read; its head and the body so far. */
+    /** The tail exchange while its body is read, and the body so far. */
     private Exchange receiving;
-    private HttpRequest receivingHead;
     private CompositeByteBuf body;
     /** Bytes of a request head have arrived (or the connection opened) and the head is not decoded yet. */
     private boolean headPending;
@@ -183,6 +199,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.inbox = server.inbox(ctx.executor());
         this.outbox = server.outbox(ctx.executor());
     }
 
@@ -277,7 +294,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             armBodyTimer();
             return;
         }
-        LOG.log(System.Logger.Level.DEBUG, () -> "closing " + ctx.channel() + ": the body of " + exchange.name
+        LOG.log(System.Logger.Level.DEBUG, () -> "closing " + ctx.channel() + ": the body of " + exchange.name()
                 + " did not arrive within " + options.bodyTimeout());
         reject(exchange, 408);
     }
@@ -307,7 +324,6 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
         exchange.expectsContinue = HttpUtil.is100ContinueExpected(request);
         receiving = exchange;
-        receivingHead = request;
         bodyStarted = System.nanoTime();
         if (exchanges.size() >= MAX_PIPELINED) {
             ctx.channel().config().setAutoRead(false);
@@ -369,11 +385,10 @@ final class Connection extends ChannelInboundHandlerAdapter {
             body.addComponent(true, part.retain());
         }
         if (content instanceof LastHttpContent) {
-            HttpRequest head = receivingHead;
+            HttpRequest head = exchange.request;
             byte[] bytes = body == null ? NO_BODY : ByteBufUtil.getBytes(body);
             releaseBody();
             receiving = null;
-            receivingHead = null;
             cancelBodyTimer();
             if (!exchange.keepAlive) { // RFC 9112 §9.6: no request after one that ends the connection is processed
                 ending = true;
@@ -400,7 +415,6 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private void reject(Exchange exchange, int status) {
         if (exchange == receiving) {
             receiving = null;
-            receivingHead = null;
             cancelBodyTimer();
             releaseBody();
         }
@@ -411,10 +425,15 @@ final class Connection extends ChannelInboundHandlerAdapter {
         flush();
     }
 
+    /** Hands a request read whole to the worker, at the end of the I/O thread's pass: see {@link Inbox}. */
     private void dispatch(Exchange exchange, Request request) {
+        inbox.add(() -> submit(exchange, request));
+    }
+
+    private void submit(Exchange exchange, Request request) {
         CompletableFuture<Response> task;
         try {
-            task = server.submit(thread, request);
+            task = server.submit(thread, request, (response, failure) -> outbox.post(() -> answered(exchange, response, failure)));
         } catch (RejectedExecutionException closing) { // the pool stopped: the server is going away
             exchange.response = errorBody(503);
             exchange.closeAfter = true;
@@ -425,7 +444,6 @@ final class Connection extends ChannelInboundHandlerAdapter {
             return;
         }
         exchange.task = task;
-        task.whenComplete((response, failure) -> outbox.post(() -> answered(exchange, response, failure)));
     }
 
     private void answered(Exchange exchange, Response response, Throwable failure) {
@@ -439,11 +457,11 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (failure != null) {
             // A CancellationException the handler threw itself arrives wrapped: a failure like any other.
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            LOG.log(System.Logger.Level.WARNING, "the handler of " + exchange.name + " on " + thread.worker().name()
+            LOG.log(System.Logger.Level.WARNING, "the handler of " + exchange.name() + " on " + thread.worker().name()
                     + " failed; the client got a 500", cause);
             answer = errorBody(500);
         } else if (response == null) {
-            LOG.log(System.Logger.Level.WARNING, "the handler of " + exchange.name + " on " + thread.worker().name()
+            LOG.log(System.Logger.Level.WARNING, "the handler of " + exchange.name() + " on " + thread.worker().name()
                     + " returned null instead of a Response; the client got a 500");
             answer = errorBody(500);
         }
@@ -504,7 +522,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         HttpVersion version = http10 ? HttpVersion.HTTP_1_0 : HttpVersion.HTTP_1_1;
         HttpResponseStatus status = HttpResponseStatus.valueOf(response.status());
         if (response.isChunked() && !http10 && !head) {
-            HttpResponse start = new DefaultHttpResponse(version, status);
+            HttpResponse start = new DefaultHttpResponse(version, status, CHECKED_FIELDS);
             fields(start.headers(), response, http10, last);
             HttpUtil.setTransferEncodingChunked(start, true);
             ctx.write(start);
@@ -515,7 +533,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
         }
         byte[] bytes = response.isChunked() ? response.body() : response.bodyBytes();
         FullHttpResponse full = new DefaultFullHttpResponse(version, status,
-                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
+                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes), CHECKED_FIELDS.newHeaders(), EmptyHttpHeaders.INSTANCE);
         fields(full.headers(), response, http10, last);
         // A HEAD answer says what a GET would send; a 204 has no length, and a 304's would have to be the GET's.
         if (response.status() != 204 && response.status() != 304 && !(head && response.isChunked())) {
@@ -607,7 +625,6 @@ final class Connection extends ChannelInboundHandlerAdapter {
         if (receiving != null) {
             exchanges.removeLast();
             receiving = null;
-            receivingHead = null;
             releaseBody();
         }
         if (exchanges.isEmpty()) {

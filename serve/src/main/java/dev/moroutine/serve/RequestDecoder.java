@@ -73,10 +73,11 @@ final class RequestDecoder extends HttpRequestDecoder {
         if (headersBefore && to > from && isBlank(in.getByte(from))) {
             folded = true;
         }
-        for (int i = from; i < to - 1 && !folded; i++) {
-            if (in.getByte(i) == '\n' && isBlank(in.getByte(i + 1))) {
-                folded = true;
-            }
+        // Line feeds found by ByteBuf.indexOf, which scans eight bytes at a time, not byte by byte.
+        // (indexOf searches backwards when its start passes its end: a call that consumed under two bytes has no such pair.)
+        for (int i = to - from < 2 ? -1 : in.indexOf(from, to - 1, (byte) '\n'); i >= 0 && !folded;
+                i = in.indexOf(i + 1, to - 1, (byte) '\n')) {
+            folded = isBlank(in.getByte(i + 1));
         }
         for (int i = decoded; i < out.size(); i++) {
             if (out.get(i) instanceof HttpRequest request) {

@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 /**
  * An HTTP/1.1 server whose connections are balanced over a pool of moroutine workers. Each new
@@ -108,7 +109,8 @@ public final class Server implements AutoCloseable {
     private final EventLoopGroup io;
     private final Channel listener;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
-    /** One per I/O thread: see {@link Outbox}. */
+    /** One of each per I/O thread: see {@link Inbox} and {@link Outbox}. */
+    private final Map<EventExecutor, Inbox> inboxes = new ConcurrentHashMap<>();
     private final Map<EventExecutor, Outbox> outboxes = new ConcurrentHashMap<>();
     /** Tasks submitted whose futures have not completed. */
     private final AtomicInteger running = new AtomicInteger();
@@ -220,8 +222,12 @@ public final class Server implements AutoCloseable {
         }
     }
 
-    /** Makes a request's task and sends it to the worker of its connection; called on the connection's I/O thread. */
-    CompletableFuture<Response> submit(ServerThread thread, Request request) {
+    /**
+     * Makes a request's task and sends it to the worker of its connection; called on the connection's
+     * I/O thread. {@code then} gets the task's outcome where it completes, before the task stops
+     * counting as running (one callback, not one each).
+     */
+    CompletableFuture<Response> submit(ServerThread thread, Request request, BiConsumer<Response, Throwable> then) {
         Task<Response> task = handler.task(request);
         if (task == null) {
             throw new NullPointerException("the handler returned no task for " + request
@@ -230,10 +236,19 @@ public final class Server implements AutoCloseable {
         CompletableFuture<Response> future = pool.submit(assign(thread.worker(), task));
         running.incrementAndGet();
         future.whenComplete((response, failure) -> {
-            running.decrementAndGet();
-            checkDrained();
+            try {
+                then.accept(response, failure);
+            } finally {
+                running.decrementAndGet();
+                checkDrained();
+            }
         });
         return future;
+    }
+
+    /** The inbox of an I/O thread, through which its connections hand their requests to the workers. */
+    Inbox inbox(EventExecutor loop) {
+        return inboxes.computeIfAbsent(loop, Inbox::new);
     }
 
     /** The outbox of an I/O thread, through which workers hand its connections their answers. */

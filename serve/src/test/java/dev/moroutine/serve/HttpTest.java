@@ -37,6 +37,10 @@ class HttpTest {
         if (request.path().equals("/dated")) { // a handler's own Date stays
             return Response.text("dated").withHeader("Date", "Sun, 06 Nov 1994 08:49:37 GMT");
         }
+        if (request.path().equals("/fields")) {
+            return Response.text("fields").withHeader("X-Twice", "one").withHeader("X-Twice", "two")
+                    .withHeader("Cache-Control", "no-store");
+        }
         if (request.path().equals("/chunks")) {
             return Response.chunked(200, "text/plain", List.of("one,".getBytes(StandardCharsets.UTF_8),
                     "two,".getBytes(StandardCharsets.UTF_8), "three".getBytes(StandardCharsets.UTF_8)));
@@ -98,6 +102,20 @@ class HttpTest {
         }
     }
 
+    /** The handler's fields reach the client as it made them (Response checked them; Netty does not check them again). */
+    @Test
+    void sendsTheHandlersFieldsBesideTheServersOwn() throws Exception {
+        try (RawClient raw = new RawClient(server.port())) {
+            RawClient.Reply reply = raw.send("GET /fields HTTP/1.1\r\nHost: x\r\n\r\n").read(WAIT);
+            assertEquals("fields", reply.body());
+            assertEquals(List.of("one", "two"), reply.headers().getAll("x-twice"));
+            assertEquals("no-store", reply.header("cache-control"));
+            assertEquals("text/plain; charset=utf-8", reply.header("content-type"));
+            assertEquals("6", reply.header("content-length"));
+            assertTrue(reply.header("date") != null && reply.header("connection") == null, reply.headers().toString());
+        }
+    }
+
     @Test
     void keepsConnectionsAliveAndRunsAllTheirRequestsOnOneWorker() throws Exception {
         try (RawClient raw = new RawClient(server.port())) {
@@ -124,6 +142,43 @@ class HttpTest {
             List<RawClient.Reply> replies = raw.read(40, WAIT);
             for (int i = 0; i < 40; i++) {
                 assertEquals(i % 3 == 0 ? "POST /" + i + " 3 abc" : "GET /" + i + " 0 ", replies.get(i).body());
+            }
+        }
+    }
+
+    /**
+     * The requests that several connections send at once reach the I/O thread in one pass and go to
+     * the workers together at its end (see {@link Inbox}): each connection still gets all its answers,
+     * in its own order, from its own worker.
+     */
+    @Test
+    void answersPipelinedRequestsOfManyConnectionsReadInOnePass() throws Exception {
+        int connections = 16;
+        int requests = 10;
+        for (int round = 0; round < 20; round++) {
+            List<RawClient> raws = new java.util.ArrayList<>();
+            try {
+                for (int c = 0; c < connections; c++) {
+                    raws.add(new RawClient(server.port()));
+                }
+                for (int c = 0; c < connections; c++) {
+                    StringBuilder batch = new StringBuilder();
+                    for (int i = 0; i < requests; i++) {
+                        batch.append("GET /").append(c).append('/').append(i).append(" HTTP/1.1\r\nHost: x\r\n\r\n");
+                    }
+                    raws.get(c).send(batch.toString());
+                }
+                for (int c = 0; c < connections; c++) {
+                    List<RawClient.Reply> replies = raws.get(c).read(requests, WAIT);
+                    for (int i = 0; i < requests; i++) {
+                        assertEquals("GET /" + c + "/" + i + " 0 ", replies.get(i).body(), "round " + round);
+                        assertEquals(replies.getFirst().header("x-worker"), replies.get(i).header("x-worker"));
+                    }
+                }
+            } finally {
+                for (RawClient raw : raws) {
+                    raw.close();
+                }
             }
         }
     }

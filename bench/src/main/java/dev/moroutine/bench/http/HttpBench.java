@@ -48,8 +48,11 @@ import java.util.function.ToDoubleFunction;
  * <p>wrk is looked for on the {@code PATH}; without it, the servers are still started and checked,
  * and the report says how to install it.
  *
+ * <p>With {@code taskset} on the {@code PATH}, wrk runs on one CPU and each server on the others
+ * ({@link Pinning}), so that every server is measured on the same cores; without it, all share all.
+ *
  * <p>Arguments: {@code --mode=quick|full}, {@code --results=<directory>},
- * {@code --servers=SERVE,NETTY,HELIDON,JDK} (a subset, in any order).
+ * {@code --servers=SERVE,NETTY,HELIDON,JDK} (a subset, in any order), {@code --pin=auto|off}.
  */
 public final class HttpBench {
 
@@ -129,6 +132,7 @@ public final class HttpBench {
         Mode mode = Mode.named("quick");
         Path results = Path.of("results");
         List<Contender> contenders = List.of(Contender.values());
+        boolean pin = true;
         for (String arg : args) {
             if (arg.startsWith("--mode=")) {
                 mode = Mode.named(arg.substring("--mode=".length()));
@@ -137,8 +141,15 @@ public final class HttpBench {
             } else if (arg.startsWith("--servers=")) {
                 contenders = Arrays.stream(arg.substring("--servers=".length()).split(","))
                         .map(name -> Contender.valueOf(name.trim().toUpperCase(Locale.ROOT))).toList();
+            } else if (arg.startsWith("--pin=")) {
+                pin = switch (arg.substring("--pin=".length())) {
+                    case "auto" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("unknown pinning \"" + arg + "\"; use --pin=auto or --pin=off");
+                };
             } else {
-                throw new IllegalArgumentException("unknown argument \"" + arg + "\"; expected --mode=, --results= or --servers=");
+                throw new IllegalArgumentException("unknown argument \"" + arg
+                        + "\"; expected --mode=, --results=, --servers= or --pin=");
             }
         }
         Files.createDirectories(results);
@@ -149,10 +160,13 @@ public final class HttpBench {
 
         Path wrk = onPath("wrk");
         String wrkVersion = wrk == null ? null : wrkVersion(wrk);
+        Pinning pinning = pin ? Pinning.choose(onPath("taskset")) : Pinning.none("not pinned (--pin=off): the servers share every"
+                + " CPU with wrk");
         int turns = mode.rounds() * contenders.size();
         System.out.printf(Locale.ROOT, "HTTP servers side by side, %s mode: %s; %d rounds of %d servers, about %d min%n",
                 mode.name(), contenders.stream().map(Contender::label).toList(), mode.rounds(), contenders.size(),
                 Math.round(turns * (wrk == null ? 3 : mode.perServer().toSeconds()) / 60.0));
+        System.out.println("CPUs: " + pinning.why());
         if (wrk == null) {
             System.out.println("wrk was not found on the PATH: the servers are only started and checked. To measure them, "
                     + INSTALL_HINT + ".");
@@ -169,7 +183,7 @@ public final class HttpBench {
                     Contender contender = contenders.get((i + round - 1) % contenders.size());
                     turn++;
                     Duration left = mode.perServer().multipliedBy(turns - turn + 1);
-                    try (ChildServer server = ChildServer.start(contender, serverLog)) {
+                    try (ChildServer server = ChildServer.start(contender, serverLog, pinning)) {
                         for (Endpoint endpoint : Endpoint.values()) {
                             check(client, contender, server.port, endpoint);
                         }
@@ -179,13 +193,13 @@ public final class HttpBench {
                             continue;
                         }
                         for (Endpoint endpoint : Endpoint.values()) { // both paths compiled before either is measured
-                            runWrk(wrk, server, endpoint, mode.warmup(), raw, contender.label() + " " + endpoint.label + " warm-up");
+                            runWrk(wrk, pinning, server, endpoint, mode.warmup(), raw, contender.label() + " " + endpoint.label + " warm-up");
                         }
                         List<Endpoint> order = round % 2 == 1 ? List.of(Endpoint.values()) : List.of(Endpoint.values()).reversed();
                         for (Endpoint endpoint : order) { // the path measured first alternates, as the JIT may still be at work
                             System.out.printf(Locale.ROOT, "[%d/%d] round %d, %-16s %-9s (about %d min %02d s left): ", turn, turns,
                                     round, contender.label(), endpoint.label, left.toMinutes(), left.toSecondsPart());
-                            Sample sample = measure(wrk, server, contender, endpoint, round, mode.measure(), raw);
+                            Sample sample = measure(wrk, pinning, server, contender, endpoint, round, mode.measure(), raw);
                             samples.add(sample);
                             System.out.printf(Locale.ROOT, "%s req/s, p50 %s, p99 %s; cores: server %.2f, wrk %.2f, other %.2f%s%n",
                                     rate(sample.wrk().requestsPerSecond()), micros(sample.wrk().p50Micros()),
@@ -198,7 +212,7 @@ public final class HttpBench {
         }
         Duration took = Duration.between(start, Instant.now());
         String text = HttpReport.render(new HttpReport.Run(mode, contenders, samples, wrk == null ? null : wrkVersion,
-                start, took, load(loadBefore), load(load()), git("rev-parse", "--short", "HEAD"),
+                pinning.why(), start, took, load(loadBefore), load(load()), git("rev-parse", "--short", "HEAD"),
                 git("status", "--porcelain", "--", "../serve", "src/main/java/dev/moroutine/bench/http").isEmpty(),
                 INSTALL_HINT));
         Files.writeString(report, text);
@@ -219,14 +233,14 @@ public final class HttpBench {
             this.port = port;
         }
 
-        static ChildServer start(Contender contender, Path log) throws IOException, InterruptedException {
+        static ChildServer start(Contender contender, Path log, Pinning pinning) throws IOException, InterruptedException {
             List<String> command = new ArrayList<>();
             command.add(ProcessHandle.current().info().command().orElse("java"));
             command.addAll(SERVER_JVM);
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), HttpServers.class.getName(), contender.name()));
             Files.writeString(log, "=== " + contender.label() + " " + Instant.now() + "\n", StandardCharsets.UTF_8,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            Process process = new ProcessBuilder(pinning.server(command)).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             CompletableFuture<String> portLine = CompletableFuture.supplyAsync(() -> {
                 try {
@@ -285,13 +299,13 @@ public final class HttpBench {
         }
     }
 
-    private static Sample measure(Path wrk, ChildServer server, Contender contender, Endpoint endpoint, int round,
+    private static Sample measure(Path wrk, Pinning pinning, ChildServer server, Contender contender, Endpoint endpoint, int round,
             Duration length, PrintStream raw) throws IOException, InterruptedException {
         long[] machineBefore = machineTicks();
         long childrenBefore = reapedChildrenTicks();
         long serverBefore = server.cpuNanos();
         long wallBefore = System.nanoTime();
-        String output = runWrk(wrk, server, endpoint, length, raw, contender.label() + " " + endpoint.label + " round " + round);
+        String output = runWrk(wrk, pinning, server, endpoint, length, raw, contender.label() + " " + endpoint.label + " round " + round);
         double wall = System.nanoTime() - wallBefore;
         long serverAfter = server.cpuNanos();
         long childrenAfter = reapedChildrenTicks();
@@ -309,14 +323,15 @@ public final class HttpBench {
     }
 
     /** Runs wrk against the server's path and returns its output; fails if wrk fails. */
-    private static String runWrk(Path wrk, ChildServer server, Endpoint endpoint, Duration length, PrintStream raw, String title)
+    private static String runWrk(Path wrk, Pinning pinning, ChildServer server, Endpoint endpoint, Duration length, PrintStream raw, String title)
             throws IOException, InterruptedException {
         List<String> command = List.of(wrk.toString(), "-t" + WRK_THREADS, "-c" + CONNECTIONS, "-d" + length.toSeconds() + "s",
                 "--latency", "http://127.0.0.1:" + server.port + endpoint.path);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        List<String> pinned = pinning.wrk(command);
+        Process process = new ProcessBuilder(pinned).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         int status = process.waitFor();
-        raw.println("=== " + title + ": " + String.join(" ", command));
+        raw.println("=== " + title + ": " + String.join(" ", pinned));
         raw.println(output);
         if (status != 0) {
             throw new IOException("wrk exited with status " + status + ":\n" + output);

@@ -21,7 +21,7 @@ final class HttpReport {
     static final double JDK_TARGET = 2.0;
 
     /** Everything the report says. */
-    record Run(Mode mode, List<Contender> contenders, List<Sample> samples, String wrkVersion, Instant start, Duration took,
+    record Run(Mode mode, List<Contender> contenders, List<Sample> samples, String wrkVersion, String pinning, Instant start, Duration took,
             String loadBefore, String loadAfter, String commit, boolean clean, String installHint) {}
 
     private HttpReport() {}
@@ -40,6 +40,7 @@ final class HttpReport {
                 + System.getProperty("os.arch") + "; load average (1 min) " + run.loadBefore() + " at the start, " + run.loadAfter()
                 + " at the end. wrk, the server under test and the bench's own JVM share these CPUs: the \"cores\" columns"
                 + " say what each took during the measured runs, and \"other\" what the rest of the machine took.");
+        lines.add("- CPUs: " + run.pinning() + ".");
         if (run.wrkVersion() != null) {
             lines.add("- Load: " + run.wrkVersion() + ", `wrk -t" + HttpBench.WRK_THREADS + " -c" + HttpBench.CONNECTIONS + " -d"
                     + mode.measure().toSeconds() + "s --latency`, keep-alive, after a " + mode.warmup().toSeconds()

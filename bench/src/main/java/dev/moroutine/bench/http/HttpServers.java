@@ -71,7 +71,7 @@ public final class HttpServers {
     /** The contenders, in the order of the report. */
     public enum Contender {
         /** moroutine {@code serve}, with its defaults: one Netty I/O thread, one worker per CPU. */
-        SERVE("moroutine serve", "defaults: 1 Netty I/O thread, a pool of 1 worker per CPU (2), each connection pinned to one") {
+        SERVE("moroutine serve", "defaults: 1 Netty I/O thread, a pool of 1 worker per CPU it sees, each connection pinned to one") {
             @Override
             Running start() {
                 ServerOptions options = ServerOptions.defaults();
@@ -87,7 +87,7 @@ public final class HttpServers {
         },
         /** Netty's hello-world example (io.netty.example.http.helloworld), on NIO. */
         NETTY("Netty 4.2", "its hello-world example: HttpServerCodec and a handler that writes at once and flushes per read;"
-                + " NIO, 1 boss thread and Netty's default worker count (2 per CPU)") {
+                + " NIO, 1 boss thread and Netty's default worker count (2 per CPU it sees)") {
             @Override
             Running start() {
                 return startNetty();

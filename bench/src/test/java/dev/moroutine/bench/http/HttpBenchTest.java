@@ -78,19 +78,32 @@ class HttpBenchTest {
             }
         }
         String report = HttpReport.render(new HttpReport.Run(Mode.named("quick"), List.of(Contender.values()), samples,
-                "wrk 4.1.0 [epoll]", Instant.parse("2026-12-01T03:00:00Z"), Duration.ofMinutes(4), "0.50", "0.70", "abc1234",
+                "wrk 4.1.0 [epoll]", "pinned with taskset: wrk on CPU 0, each server on CPU 1",
+                Instant.parse("2026-12-01T03:00:00Z"), Duration.ofMinutes(4), "0.50", "0.70", "abc1234",
                 true, "install it"));
         assertTrue(report.contains("| moroutine serve ≥ 0.8× Netty's requests/s | 0.89× (met) | 0.89× (met) |"), report);
         assertTrue(report.contains("| moroutine serve ≥ 2.0× the JDK server's requests/s | 2.67× (met) | 2.67× (met) |"), report);
         assertTrue(report.contains("| moroutine serve | 60,000 (40,000–80,000) | 0.89× | 600 µs | 2.00 ms |"), report);
         assertTrue(report.contains("| 2 | JDK HttpServer | JSON | 30,000 | 600 µs | 900 µs | 2.00 ms |"), report);
         assertTrue(report.contains("`mvn -q -Pbench-http -DskipTests package`"), report);
+        assertTrue(report.contains("- CPUs: pinned with taskset: wrk on CPU 0, each server on CPU 1."), report);
+    }
+
+    @Test
+    void pinsWrkToTheFirstAllowedCpuAndTheServersToTheOthers() {
+        assertEquals(List.of(0, 1, 4, 5, 6), Pinning.parseList("0-1,4-6"));
+        Pinning none = Pinning.choose(null);
+        assertEquals(List.of("wrk", "-t1"), none.wrk(List.of("wrk", "-t1")));
+        assertTrue(none.why().startsWith("not pinned: taskset (util-linux) was not found on the PATH"), none.why());
+        Pinning pinned = new Pinning(java.nio.file.Path.of("taskset"), "0", "1", "pinned");
+        assertEquals(List.of("taskset", "-c", "0", "wrk"), pinned.wrk(List.of("wrk")));
+        assertEquals(List.of("taskset", "-c", "1", "java"), pinned.server(List.of("java")));
     }
 
     @Test
     void saysHowToInstallWrkWhenItIsMissing() {
         String report = HttpReport.render(new HttpReport.Run(Mode.named("quick"), List.of(Contender.values()), List.of(), null,
-                Instant.parse("2026-12-01T03:00:00Z"), Duration.ofSeconds(20), "0.50", "0.70", "abc1234", true,
+                "not pinned", Instant.parse("2026-12-01T03:00:00Z"), Duration.ofSeconds(20), "0.50", "0.70", "abc1234", true,
                 "install it (apt-get install wrk)"));
         assertTrue(report.contains("Not measured: wrk was not found on the PATH"), report);
         assertTrue(report.contains("apt-get install wrk"), report);
