@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,14 +35,19 @@ class PipeLowTideTest {
     }
 
     private static Thread producer(Pipe<Integer> pipe, int items, AtomicInteger emitted) {
+        return producer(pipe, items, emitted, new AtomicReference<>());
+    }
+
+    /** A producer of {@code items}; what stopped it (a cancel at the end of a test, say) goes to {@code stopped}. */
+    private static Thread producer(Pipe<Integer> pipe, int items, AtomicInteger emitted, AtomicReference<RuntimeException> stopped) {
         return Thread.ofPlatform().daemon().start(() -> {
             try {
                 for (int i = 0; i < items; i++) {
                     pipe.emit(i);
                     emitted.incrementAndGet();
                 }
-            } catch (RuntimeException stopped) {
-                // cancelled at the end of the test
+            } catch (RuntimeException e) {
+                stopped.set(e);
             }
         });
     }
@@ -64,6 +71,37 @@ class PipeLowTideTest {
             assertEquals(i, pipe.next());
         }
         pipe.cancel();
+    }
+
+    /** A close, a stop or an interrupt ends a wait for the low tide at once (the wait has no timer here). */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"close", "stop", "interrupt"})
+    void anEndOrAnInterruptReleasesAProducerWaitingForTheLowTide(String end) throws Exception {
+        for (int round = 0; round < 20; round++) {
+            Pipe<Integer> pipe = new Pipe<>(8, new Pipe.ProducerWait(), "low-tide pipe", false, NO_TIMER);
+            AtomicInteger emitted = new AtomicInteger();
+            AtomicReference<RuntimeException> stopped = new AtomicReference<>();
+            Thread producer = producer(pipe, 9, emitted, stopped);
+            awaitState(producer, Thread.State.WAITING, emitted, 8, "the producer parks at the mark");
+            assertEquals(0, pipe.next());
+            awaitState(producer, Thread.State.TIMED_WAITING, emitted, 8, "woken by the take, it waits for the low tide");
+            switch (end) {
+                case "close" -> pipe.cancel();
+                case "stop" -> pipe.fail(new CancellationException("stopped"));
+                default -> producer.interrupt();
+            }
+            producer.join(TimeUnit.SECONDS.toMillis(10));
+            assertEquals(Thread.State.TERMINATED, producer.getState(), "round " + round + ": the " + end + " released the producer");
+            assertEquals(8, emitted.get());
+            assertTrue(stopped.get() instanceof CancellationException, "round " + round + ": " + stopped.get());
+            String expected = switch (end) {
+                case "close" -> "the consumer of low-tide pipe closed it";
+                case "stop" -> "low-tide pipe has ended";
+                default -> "low-tide pipe was stopped: its producer was interrupted";
+            };
+            assertTrue(stopped.get().getMessage().startsWith(expected), stopped.get().getMessage());
+            pipe.cancel();
+        }
     }
 
     /** A consumer that takes one item and then waits for the producer's next step (the review of 9b49c69) is not held up. */
