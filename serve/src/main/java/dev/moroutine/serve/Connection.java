@@ -427,7 +427,13 @@ final class Connection extends ChannelInboundHandlerAdapter {
 
     /** Hands a request read whole to the worker, at the end of the I/O thread's pass: see {@link Inbox}. */
     private void dispatch(Exchange exchange, Request request) {
-        inbox.add(() -> submit(exchange, request));
+        inbox.add(() -> {
+            try {
+                submit(exchange, request);
+            } catch (Throwable failed) { // an Error from the handler's task(): it ends this connection only, not the Inbox's pass
+                exceptionCaught(ctx, failed);
+            }
+        });
     }
 
     private void submit(Exchange exchange, Request request) {
