@@ -1,6 +1,7 @@
 package dev.moroutine.bench.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moroutine.bench.http.HttpBench.Endpoint;
@@ -107,5 +108,13 @@ class HttpBenchTest {
                 "install it (apt-get install wrk)"));
         assertTrue(report.contains("Not measured: wrk was not found on the PATH"), report);
         assertTrue(report.contains("apt-get install wrk"), report);
+    }
+
+    @Test
+    void aBadArgumentIsRefusedWithWhatItAccepts() {
+        IllegalArgumentException pin = assertThrows(IllegalArgumentException.class, () -> HttpBench.main(new String[] {"--pin=sometimes"}));
+        assertEquals("unknown pinning \"--pin=sometimes\"; use --pin=auto or --pin=off", pin.getMessage());
+        IllegalArgumentException other = assertThrows(IllegalArgumentException.class, () -> HttpBench.main(new String[] {"--fast"}));
+        assertEquals("unknown argument \"--fast\"; expected --mode=, --results=, --servers= or --pin=", other.getMessage());
     }
 }
