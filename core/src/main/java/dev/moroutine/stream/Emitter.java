@@ -10,9 +10,10 @@ public sealed interface Emitter<T> permits dev.moroutine.internal.stream.Pipe {
 
     /**
      * Sends one item. Blocks (spinning briefly, then parking) while {@code highWaterMark} items are
-     * in flight, until the consumer takes one. A producer that had to park goes on once the consumer
-     * has taken half of them, or at the latest 50 µs after its first take, so that the items of a
-     * busy stream change hands in runs rather than one park per item.
+     * in flight, until the consumer takes one. A producer in this JVM that had to park goes on once
+     * the consumer has taken half of them, or after a short timer (50 µs, plus the OS's timer slack)
+     * from its first take, so that the items of a busy stream change hands in runs rather than one
+     * park per item. (In a worker JVM or on a cluster member it waits for the caller's credit.)
      *
      * @param item the item
      * @throws NullPointerException if {@code item} is null: streams carry non-null items only

@@ -49,8 +49,9 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * consumer stores its count, then reads the announcement, and, seeing {@code LAZY}, the queue,
  * which then holds everything the parked producer emitted. A consumer that takes an item and
  * then stops taking (to wait for something the producer does next, say) must not hold it up for
- * ever, so a lazy wait lasts at most {@link #LOW_TIDE_WAIT_NANOS}; a producer that finds no room at
- * all parks {@code EAGER}, untimed, so a stalled consumer costs no CPU. A forwarding pipe's room
+ * ever, so a lazy wait has a timer, {@link #LOW_TIDE_WAIT_NANOS} (the OS may add its timer slack,
+ * tens of microseconds); a producer that finds no room at all parks {@code EAGER}, untimed, so a
+ * stalled consumer costs no CPU. A forwarding pipe's room
  * comes in acknowledged runs, so its producer never waits lazily.
  *
  * <p>A producer in another process (a worker JVM's pump, see
@@ -159,10 +160,15 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
          * announcing it; only a take that reaches the low tide, an end, or the timer wakes it.
          */
         void parkLazily(java.util.function.BooleanSupplier ready, long nanos) {
-            thread = Thread.currentThread();
+            Thread current = Thread.currentThread();
+            thread = current;
             parked = LAZY;
             if (!ready.getAsBoolean()) {
-                LockSupport.parkNanos(this, nanos);
+                long deadline = System.nanoTime() + nanos;
+                // A wake moves parked to 0 before it unparks; a stray unpark (one aimed at an earlier wait) leaves it LAZY.
+                for (long left = nanos; parked == LAZY && left > 0 && !current.isInterrupted(); left = deadline - System.nanoTime()) {
+                    LockSupport.parkNanos(this, left);
+                }
             }
             parked = 0;
         }
@@ -182,7 +188,14 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
 
         void wake() {
             int mode = parked;
-            if (mode != 0 && PARKED.compareAndSet(this, mode, 0)) {
+            if (mode != 0) {
+                wakeFrom(mode);
+            }
+        }
+
+        /** Wakes the producer if it still waits as {@code mode}: a take that saw it EAGER must not end a later LAZY wait. */
+        void wakeFrom(int mode) {
+            if (PARKED.compareAndSet(this, mode, 0)) {
                 Runnable remote = waker;
                 if (remote != null) {
                     remote.run();
@@ -489,7 +502,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             if (!Waiting.pause(start, spins, budget)) {
                 parked = true;
                 producerWait.park(() -> hasRoom() || state != OPEN);
-                if (!forwarding && state == OPEN && inFlight() > lowTide) { // a take made room: let more of them come
+                if (!forwarding && state == OPEN && hasRoom() && inFlight() > lowTide) { // a take made room: let more of them come
                     producerWait.parkLazily(() -> inFlight() <= lowTide || state != OPEN, lowTideWaitNanos);
                 }
             }
@@ -552,7 +565,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             // A lazy producer parked after its last item: the queue holds all it emitted and not yet taken.
             if (waiting == ProducerWait.EAGER && producerWait.wakesAt(consumedLocal)
                     || waiting == ProducerWait.LAZY && queue.size() <= lowTide) {
-                producerWait.wake();
+                producerWait.wakeFrom(waiting);
             }
         }
     }
