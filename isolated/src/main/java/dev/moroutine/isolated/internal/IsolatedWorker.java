@@ -46,11 +46,6 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * with {@link Selector#wakeup()}) and in the shared file (for the child, which rings the socket):
  * see {@link SharedFile} for the hand-shake. A dispatch offers, then reads {@code parked}; the
  * pump writes {@code parked}, then looks at the outbox; both are volatile, so one sees the other.
- * A pump that sleeps while the child owes it replies says so ({@link #AWAITING_REPLIES}): a dispatch
- * then leaves it asleep, since the next reply rings its doorbell and it sends the new tasks then
- * (the child runs its tasks one at a time, so they start no later), which saves a system call and
- * a wake-up per task and sends them in batches. Everything else (a cancellation, a signal, a
- * stream's credit or feed, a stop) wakes it whatever it waits for.
  *
  * <h2>In flight</h2>
  * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once
@@ -95,11 +90,6 @@ public final class IsolatedWorker implements Worker {
     private static final int DRAINING = 1;
     private static final int STOPPED = 2;
 
-    /** {@code parked}: the pump sleeps, and only a wake from this JVM or the child's death ends it. */
-    private static final int PARKED = 1;
-    /** {@code parked}: the pump sleeps with replies owed by the child, whose next reply wakes it. */
-    private static final int AWAITING_REPLIES = 2;
-
     private static final int IDLE_SPIN_NANOS = 50_000;
     private static final int CALLER_SPIN_NANOS = 20_000;
     /** How long a forced stop lets the JVM exit by itself, and a dead one to be reaped. */
@@ -110,13 +100,13 @@ public final class IsolatedWorker implements Worker {
     private static final int REPLY_BATCH = 64;
 
     private static final VarHandle ADMITTED;
-    private static final VarHandle PARKED_WORD;
+    private static final VarHandle PARKED;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             ADMITTED = lookup.findVarHandle(IsolatedWorker.class, "admitted", long.class);
-            PARKED_WORD = lookup.findVarHandle(IsolatedWorker.class, "parked", int.class);
+            PARKED = lookup.findVarHandle(IsolatedWorker.class, "parked", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -263,7 +253,7 @@ public final class IsolatedWorker implements Worker {
             }
         });
         outbox.offer(entry);
-        wakeForTask();
+        wake();
     }
 
     /**
@@ -320,16 +310,7 @@ public final class IsolatedWorker implements Worker {
         // The caller's offer may be a release store only (a feeder's SPSC queue): without a fence this
         // read of parked could pass it while the pump, having set parked, finds the queue empty and sleeps.
         VarHandle.fullFence();
-        int sleeping = parked;
-        if (sleeping != 0 && PARKED_WORD.compareAndSet(this, sleeping, 0)) {
-            selector.wakeup();
-        }
-    }
-
-    /** After a dispatch's offer: wakes the pump unless the child's next reply will (see "Threads"). */
-    private void wakeForTask() {
-        VarHandle.fullFence(); // as in wake()
-        if (parked == PARKED && PARKED_WORD.compareAndSet(this, PARKED, 0)) {
+        if (parked != 0 && PARKED.compareAndSet(this, 1, 0)) {
             selector.wakeup();
         }
     }
@@ -586,7 +567,7 @@ public final class IsolatedWorker implements Worker {
         }
         idleSpin.ended(start, budget, false);
         SharedFile shared = child.shared();
-        parked = inFlight.isEmpty() ? PARKED : AWAITING_REPLIES; // the child answers every task sent, or dies
+        parked = 1;
         shared.park(SharedFile.Side.PARENT);
         Entry head = inFlight.peekFirst();
         if (head != null && head.output != null) {
