@@ -7,7 +7,6 @@ import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Spliterator;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.LockSupport;
@@ -406,10 +405,10 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             throw new NullPointerException("the streaming moroutine of " + description + " returned null instead of a Stream");
         }
         try (Stream<? extends T> source = items) {
-            Spliterator<? extends T> spliterator = source.spliterator();
-            while (spliterator.tryAdvance(this::emit)) {
-                // each item was emitted, blocking under backpressure
-            }
+            // Pushed, not pulled: a stage's tryAdvance buffers what one source element yields (all of a
+            // flatMap's inner stream, say) and pays for that buffer per item; forEachRemaining hands each
+            // item to emit as it comes, on this thread, in order, blocking under backpressure.
+            source.spliterator().forEachRemaining(this::emit);
         }
     }
 
