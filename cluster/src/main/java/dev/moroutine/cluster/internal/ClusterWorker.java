@@ -56,8 +56,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <h2>A stream</h2>
  * The member starts the streaming task and answers at once; a thread here, the pump, pulls
- * its items in batches ({@link Envelope#PULL}, one pull at a time) and emits them into the caller's
- * pipe. Each pull carries the count the caller's consumer has taken, which the member's producer
+ * its items in batches ({@link Envelope#PULL}, one pull at a time) and emits each batch into the caller's
+ * pipe as one run ({@link Pipe#emitRun}). Each pull carries the count the caller's consumer has taken, which the member's producer
  * counts its lead against (see {@link StreamServer}): so the caller's pipe, of the same high-water
  * mark, always has room, and the pump never waits on it. It pulls when the member may send at least
  * {@link #PULL_WINDOW} of a high-water mark (its consumer's count plus the high-water mark, less what
@@ -430,7 +430,8 @@ public final class ClusterWorker implements Worker {
                 if (kind == MemberSide.ITEMS || kind == MemberSide.END) {
                     int count = ByteBuffer.wrap(reply).getInt(1);
                     if (count > 0) {
-                        backend.codec().decodeItems(reply, StreamServer.HEADER, count, pipe::emit); // room: see the class comment
+                        // one run, one fence and wake for the whole answer; there is room: see the class comment
+                        pipe.emitRun(backend.codec().decodeItems(reply, StreamServer.HEADER, count), count);
                         received += count;
                     }
                     if (kind == MemberSide.END) {

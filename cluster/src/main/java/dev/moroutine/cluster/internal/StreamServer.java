@@ -96,7 +96,9 @@ final class StreamServer extends PipeOutput {
                 try {
                     boolean first = outbox.isEmpty();
                     if (!ended) { // else an item could not cross: nothing after it goes (see the class comment)
-                        outbox.addAll(Arrays.asList(run).subList(0, n));
+                        for (int i = 0; i < n; i++) { // not addAll(asList(run).subList(…)): its toArray walks an iterator
+                            outbox.add(run[i]);
+                        }
                     }
                     if (first || outbox.size() >= credit + pipe.highWaterMark() - sent) {
                         changed.signalAll(); // a waiting pull starts to linger, or has all its credit allows

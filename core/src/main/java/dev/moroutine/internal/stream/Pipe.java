@@ -7,7 +7,6 @@ import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Spliterator;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.LockSupport;
@@ -31,8 +30,8 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * {@code next()} returns END without looking at the queue: what is queued, and a failure, are dropped.
  *
  * <h2>Waiting</h2>
- * Both sides spin briefly, then park. The producer writes an item, fences, and reads
- * {@code consumerParked}; the consumer sets it, fences and polls again before parking, so a wake
+ * Both sides spin briefly, then park. The producer writes an item (or a stretch of a run,
+ * {@link #emitRun}), fences, and reads {@code consumerParked}; the consumer sets it, fences and polls again before parking, so a wake
  * is never lost. The consumer publishes its count with a volatile store (the StoreLoad it needs
  * before it reads the producer's parked flag, {@code ProducerWait.waiting}), so either the producer,
  * announcing that it parks and then re-checking for room, sees the new count, or the consumer sees
@@ -402,9 +401,52 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     }
 
     /**
+     * Emits {@code count} items of {@code run}, from index 0, in order, as that many {@link #emit}
+     * calls would, for a pump handing over a batch that came from another process: each stretch
+     * that fits in the room there is costs one fence and one look at the consumer, not one an item
+     * (the fence after a stretch's last store orders all its stores before the read of
+     * {@code consumerParked}, as emit's does for one; see the class comment).
+     *
+     * @param run the items; not null
+     * @param count how many, from index 0
+     * @throws NullPointerException if an item is null, before any is emitted
+     * @throws CancellationException as {@link #emit} does; the items of the run before the one refused may have been delivered
+     */
+    public void emitRun(T[] run, int count) {
+        for (int i = 0; i < count; i++) {
+            if (run[i] == null) {
+                throw new NullPointerException("a null item was emitted into " + description + " (item " + i + " of a run of "
+                        + count + "); streams carry non-null items only (wrap optional values in Optional)");
+            }
+        }
+        Thread current = Thread.currentThread();
+        if (producer != current) {
+            claimProducer(current);
+        }
+        for (int i = 0; i < count; ) {
+            long room = highWaterMark - (emitted - (long) CONSUMED.getAcquire(this));
+            if (room <= 0 || state != OPEN) {
+                awaitRoom();
+                continue;
+            }
+            int stretch = (int) Math.min(room, count - i);
+            for (int end = i + stretch; i < end; i++) {
+                queue.offer(run[i]);
+            }
+            emitted += stretch;
+            VarHandle.fullFence(); // the stretch's stores before the reads of state and consumerParked, as in emit
+            if (state != OPEN) {
+                settleLateItem();
+            }
+            wakeConsumer();
+        }
+    }
+
+    /**
      * The pipe ended between this emit's check and its item store, so the consumer may already
      * have ended without the item: the item is delivered, or the emit is refused, whichever the
-     * one CAS on {@code settled} says (see the class comment).
+     * one CAS on {@code settled} says (see the class comment). After a run's stretch, the count
+     * emitted covers the whole stretch.
      */
     private void settleLateItem() {
         long taken = (long) SETTLED.compareAndExchange(this, UNSETTLED, emitted);
@@ -453,10 +495,10 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
             throw new NullPointerException("the streaming moroutine of " + description + " returned null instead of a Stream");
         }
         try (Stream<? extends T> source = items) {
-            Spliterator<? extends T> spliterator = source.spliterator();
-            while (spliterator.tryAdvance(this::emit)) {
-                // each item was emitted, blocking under backpressure
-            }
+            // Pushed, not pulled: a stage's tryAdvance buffers what one source element yields (all of a
+            // flatMap's inner stream, say) and pays for that buffer per item; forEachRemaining hands each
+            // item to emit as it comes, on this thread, in order, blocking under backpressure.
+            source.spliterator().forEachRemaining(this::emit);
         }
     }
 

@@ -358,6 +358,21 @@ public final class Codec {
      * @param sink what receives them, in order
      */
     public void decodeItems(byte[] bytes, int offset, int count, ItemSink sink) {
+        for (Object item : decodeItems(bytes, offset, count)) {
+            sink.accept(item);
+        }
+    }
+
+    /**
+     * Decodes {@code count} items encoded by {@link #encodeItems}, as one array (for a pump that
+     * hands them on as a run).
+     *
+     * @param bytes the bytes
+     * @param offset where they start
+     * @param count how many items
+     * @return the items, in order
+     */
+    public Object[] decodeItems(byte[] bytes, int offset, int count) {
         Object[] items = (Object[]) fory.execute(decoder -> {
             MemoryBuffer in = MemoryBuffer.fromByteArray(bytes);
             in.readerIndex(offset);
@@ -366,9 +381,7 @@ public final class Codec {
         if (items.length != count) {
             throw new IllegalStateException(count + " items were sent, " + items.length + " arrived");
         }
-        for (Object item : items) {
-            sink.accept(item);
-        }
+        return items;
     }
 
     /**
