@@ -409,10 +409,15 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
      *
      * @param run the items; not null
      * @param count how many, from index 0
+     * @throws IllegalArgumentException if {@code count} is negative or beyond the run, before any is emitted
      * @throws NullPointerException if an item is null, before any is emitted
      * @throws CancellationException as {@link #emit} does; the items of the run before the one refused may have been delivered
      */
     public void emitRun(T[] run, int count) {
+        if (count < 0 || count > run.length) {
+            throw new IllegalArgumentException("a run of " + count + " items was emitted into " + description + " from an array of "
+                    + run.length + "; the count must be between 0 and the array's length");
+        }
         for (int i = 0; i < count; i++) {
             if (run[i] == null) {
                 throw new NullPointerException("a null item was emitted into " + description + " (item " + i + " of a run of "
