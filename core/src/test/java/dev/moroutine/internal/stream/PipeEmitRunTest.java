@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moroutine.testing.Stress;
-import java.util.SplittableRandom;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,51 +29,29 @@ class PipeEmitRunTest {
             long seed = 37L * highWaterMark + round;
             Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
             int[] emittedSoFar = new int[1];
-            CompletableFuture<Void> produced = new CompletableFuture<>();
-            builder.start(() -> {
-                try {
-                    SplittableRandom random = new SplittableRandom(seed);
-                    Integer[] run = new Integer[3 * highWaterMark + 2];
-                    for (int next = 0; next < items; ) {
-                        int count = Math.min(items - next, 1 + random.nextInt(run.length));
-                        for (int i = 0; i < count; i++) {
-                            run[i] = next + i;
-                        }
-                        stall(random);
-                        pipe.emitRun(run, count);
-                        next += count;
-                        synchronized (emittedSoFar) {
-                            emittedSoFar[0] = next;
-                        }
+            int taken = PipeStress.run(pipe, builder, seed, random -> {
+                Integer[] run = new Integer[3 * highWaterMark + 2];
+                for (int next = 0; next < items; ) {
+                    int count = Math.min(items - next, 1 + random.nextInt(run.length));
+                    for (int i = 0; i < count; i++) {
+                        run[i] = next + i;
                     }
-                    pipe.finish();
-                    produced.complete(null);
-                } catch (Throwable e) {
-                    produced.completeExceptionally(e);
-                }
-            });
-            CompletableFuture<Integer> consumed = new CompletableFuture<>();
-            builder.start(() -> {
-                try {
-                    SplittableRandom random = new SplittableRandom(~seed);
-                    int expected = 0;
-                    for (Object item = pipe.next(); item != ItemSource.END; item = pipe.next()) {
-                        assertEquals(expected++, item, "items arrive in order");
-                        // `expected` items taken: a run that returned went at most the mark beyond them
-                        int ahead;
-                        synchronized (emittedSoFar) {
-                            ahead = emittedSoFar[0] - expected;
-                        }
-                        assertTrue(ahead <= highWaterMark, "the producer was " + ahead + " items ahead");
-                        stall(random);
+                    PipeStress.stall(random, 16);
+                    pipe.emitRun(run, count);
+                    next += count;
+                    synchronized (emittedSoFar) {
+                        emittedSoFar[0] = next;
                     }
-                    consumed.complete(expected);
-                } catch (Throwable e) {
-                    consumed.completeExceptionally(e);
                 }
-            });
-            produced.get(60, TimeUnit.SECONDS);
-            assertEquals(items, consumed.get(60, TimeUnit.SECONDS));
+            }, expected -> {
+                // `expected` items taken: a run that returned went at most the mark beyond them
+                int ahead;
+                synchronized (emittedSoFar) {
+                    ahead = emittedSoFar[0] - expected;
+                }
+                assertTrue(ahead <= highWaterMark, "the producer was " + ahead + " items ahead");
+            }, random -> PipeStress.stallSpins(random, 16));
+            assertEquals(items, taken);
         }
     }
 
@@ -98,14 +73,5 @@ class PipeEmitRunTest {
         pipe.cancel();
         CancellationException refused = assertThrows(CancellationException.class, () -> pipe.emitRun(new Object[] {"c"}, 1));
         assertEquals("the consumer of test pipe closed it", refused.getMessage());
-    }
-
-    /** Now and then a short busy stall, so that the other side finds the pipe full or empty. */
-    private static void stall(SplittableRandom random) {
-        if (random.nextInt(16) == 0) {
-            for (int spins = random.nextInt(2_000); spins > 0; spins--) {
-                Thread.onSpinWait();
-            }
-        }
     }
 }

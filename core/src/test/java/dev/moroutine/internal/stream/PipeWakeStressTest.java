@@ -3,9 +3,6 @@ package dev.moroutine.internal.stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.moroutine.testing.Stress;
-import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,45 +24,13 @@ class PipeWakeStressTest {
             Pipe<Integer> pipe = new Pipe<>(highWaterMark, "the stress pipe");
             long seed = 31L * highWaterMark + round;
             Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
-            CompletableFuture<Void> produced = new CompletableFuture<>();
-            builder.start(() -> {
-                try {
-                    SplittableRandom random = new SplittableRandom(seed);
-                    for (int i = 0; i < items; i++) {
-                        stall(random);
-                        pipe.emit(i);
-                    }
-                    pipe.finish();
-                    produced.complete(null);
-                } catch (Throwable e) {
-                    produced.completeExceptionally(e);
+            int taken = PipeStress.run(pipe, builder, seed, random -> {
+                for (int i = 0; i < items; i++) {
+                    PipeStress.stall(random, 64);
+                    pipe.emit(i);
                 }
-            });
-            CompletableFuture<Integer> consumed = new CompletableFuture<>();
-            builder.start(() -> {
-                try {
-                    SplittableRandom random = new SplittableRandom(~seed);
-                    int expected = 0;
-                    for (Object item = pipe.next(); item != ItemSource.END; item = pipe.next()) {
-                        assertEquals(expected++, item, "items arrive in order");
-                        stall(random);
-                    }
-                    consumed.complete(expected);
-                } catch (Throwable e) {
-                    consumed.completeExceptionally(e);
-                }
-            });
-            produced.get(60, TimeUnit.SECONDS);
-            assertEquals(items, consumed.get(60, TimeUnit.SECONDS));
-        }
-    }
-
-    /** Now and then a short busy stall, so that the other side finds the pipe full or empty. */
-    private static void stall(SplittableRandom random) {
-        if (random.nextInt(64) == 0) {
-            for (int spins = random.nextInt(2_000); spins > 0; spins--) {
-                Thread.onSpinWait();
-            }
+            }, count -> { }, random -> PipeStress.stallSpins(random, 64));
+            assertEquals(items, taken);
         }
     }
 }
