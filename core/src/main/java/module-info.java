@@ -17,7 +17,7 @@ module dev.moroutine {
     exports dev.moroutine.stream;
 
     // The seam, to the backend modules only (see ARCHITECTURE.md): not a published SPI.
-    exports dev.moroutine.internal.dispatch to dev.moroutine.isolated, dev.moroutine.cluster;
+    exports dev.moroutine.internal.dispatch to dev.moroutine.isolated, dev.moroutine.cluster, dev.moroutine.serve;
     exports dev.moroutine.internal.call to dev.moroutine.isolated, dev.moroutine.cluster;
     exports dev.moroutine.internal.shared to dev.moroutine.isolated, dev.moroutine.cluster;
     // A worker JVM's streams (its pump feeds the caller's Pipe, the child forwards its producer's) and a member's.

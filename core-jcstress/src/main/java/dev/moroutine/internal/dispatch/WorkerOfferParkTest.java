@@ -36,40 +36,29 @@ public class WorkerOfferParkTest {
     /** About the time a run takes on a worker that is awake: longer waits park. */
     private static final int SPINS = 1_000;
 
-    private static final IdleWorker FIRST = new IdleWorker("jcstress-offer-park-1");
-    private static final IdleWorker SECOND = new IdleWorker("jcstress-offer-park-2");
+    private static final WorkerRuns.ForkWorker FIRST = new WorkerRuns.ForkWorker("jcstress-offer-park-1");
+    private static final WorkerRuns.ForkWorker SECOND = new WorkerRuns.ForkWorker("jcstress-offer-park-2");
 
     private final Execution<Integer> first = WorkerRuns.counting(new AtomicInteger());
     private final Execution<Integer> second = WorkerRuns.counting(new AtomicInteger());
 
-    /** A worker that lives as long as the fork, and its thread. */
-    private static final class IdleWorker {
-        private volatile Thread thread;
-        private final ThreadWorker worker;
-
-        IdleWorker(String name) {
-            worker = WorkerRuns.worker(name, started -> thread = started);
-            worker.start();
+    private static int dispatchAndAwait(WorkerRuns.ForkWorker target, Execution<Integer> execution) {
+        int seen = target.parked() ? 1 : 2;
+        target.worker.dispatch(execution);
+        for (int spins = 0; spins < SPINS && !execution.isDone(); spins++) {
+            Thread.onSpinWait();
         }
-
-        int dispatchAndAwait(Execution<Integer> execution) {
-            int seen = WorkerRuns.parked(thread) ? 1 : 2;
-            worker.dispatch(execution);
-            for (int spins = 0; spins < SPINS && !execution.isDone(); spins++) {
-                Thread.onSpinWait();
-            }
-            int outcome = WorkerRuns.outcome(execution);
-            return outcome == WorkerRuns.RAN ? seen : outcome == WorkerRuns.PENDING ? 0 : 3;
-        }
+        int outcome = WorkerRuns.outcome(execution);
+        return outcome == WorkerRuns.RAN ? seen : outcome == WorkerRuns.PENDING ? 0 : 3;
     }
 
     @Actor
     public void dispatcher1(II_Result r) {
-        r.r1 = FIRST.dispatchAndAwait(first);
+        r.r1 = dispatchAndAwait(FIRST, first);
     }
 
     @Actor
     public void dispatcher2(II_Result r) {
-        r.r2 = SECOND.dispatchAndAwait(second);
+        r.r2 = dispatchAndAwait(SECOND, second);
     }
 }

@@ -66,6 +66,22 @@ final class WorkerRuns {
         });
     }
 
+    /** A pool worker that lives as long as the fork (a test's static field), and its thread. */
+    static final class ForkWorker {
+        private volatile Thread thread;
+        final ThreadWorker worker;
+
+        ForkWorker(String name) {
+            worker = worker(name, started -> thread = started);
+            worker.start();
+        }
+
+        /** Whether its thread is parked now. */
+        boolean parked() {
+            return WorkerRuns.parked(thread);
+        }
+    }
+
     /** An execution that counts its runs in {@code runs}. */
     static Execution<Integer> counting(AtomicInteger runs) {
         return new Execution<>(new Counting(runs), null);

@@ -200,10 +200,12 @@ public final class ThreadWorker implements Worker {
         if (lifecycle == STOPPED) {
             execution.cancel(stopReason + " before this task started");
         }
-        wake(); // even when cancelled: a stopping thread may be waiting to take it
+        if (!DeferredWakes.defer(this)) {
+            wake(); // even when cancelled: a stopping thread may be waiting to take it
+        }
     }
 
-    private void wake() {
+    void wake() {
         int sleep = parked;
         if (sleep == 1 && PARKED.compareAndSet(this, 1, 0)) {
             LockSupport.unpark(thread);
