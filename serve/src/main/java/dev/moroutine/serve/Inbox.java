@@ -1,5 +1,6 @@
 package dev.moroutine.serve;
 
+import dev.moroutine.internal.dispatch.DeferredWakes;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
@@ -7,9 +8,12 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * The way from one I/O thread to the workers: the requests that its connections read whole during
  * one pass of the event loop are submitted together, by one task that the loop runs after the
- * pass's I/O, rather than each as it is decoded. A worker that went idle is then woken (a
- * {@code futex} system call on each side, and on a busy machine a context switch) once per pass
- * and not once per request: under {@code wrk}, about ten requests a pass.
+ * pass's I/O, rather than each as it is decoded; and a worker that went idle is woken once, after
+ * the last of them is queued ({@link DeferredWakes}), not at the first. Under {@code wrk} a pass
+ * reads tens of requests. Waking the worker at the first would cost a {@code futex} call per
+ * request, and where the worker shares a CPU with the I/O thread (a busy machine, a server pinned
+ * to one CPU) the woken worker takes that CPU, runs the one request queued and parks again, two
+ * context switches per request or two; woken after the last, it runs the pass's requests in one go.
  *
  * <p>A request waits for the end of its pass only, a few microseconds. The queue is one FIFO for
  * all the loop's connections, so the requests of each connection are submitted in the order they
@@ -41,8 +45,10 @@ final class Inbox implements Runnable {
     /** On the I/O thread: submits every request queued so far, in order. */
     @Override
     public void run() {
-        for (Runnable submit; (submit = pending.poll()) != null; ) {
-            submit.run();
-        }
+        DeferredWakes.run(() -> {
+            for (Runnable submit; (submit = pending.poll()) != null; ) {
+                submit.run();
+            }
+        });
     }
 }
