@@ -439,7 +439,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
     private void submit(Exchange exchange, Request request) {
         CompletableFuture<Response> task;
         try {
-            task = server.submit(thread, request, (response, failure) -> outbox.post(() -> answered(exchange, response, failure)));
+            task = server.submit(thread, request, inbox, (response, failure) -> outbox.post(() -> answered(exchange, response, failure)));
         } catch (RejectedExecutionException closing) { // the pool stopped: the server is going away
             exchange.response = errorBody(503);
             exchange.closeAfter = true;

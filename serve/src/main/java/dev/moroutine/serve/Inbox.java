@@ -4,6 +4,7 @@ import dev.moroutine.internal.dispatch.DeferredWakes;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 /**
  * The way from one I/O thread to the workers: the requests that its connections read whole during
@@ -25,6 +26,7 @@ final class Inbox implements Runnable {
 
     private final EventExecutor loop;
     private final ArrayDeque<Runnable> pending = new ArrayDeque<>();
+    private final DeferredWakes wakes = new DeferredWakes();
 
     Inbox(EventExecutor loop) {
         this.loop = loop;
@@ -45,10 +47,20 @@ final class Inbox implements Runnable {
     /** On the I/O thread: submits every request queued so far, in order. */
     @Override
     public void run() {
-        DeferredWakes.run(() -> {
+        try {
             for (Runnable submit; (submit = pending.poll()) != null; ) {
                 submit.run();
             }
-        });
+        } finally {
+            wakes.wakeAll();
+        }
+    }
+
+    /**
+     * On the I/O thread, in a {@link #run}: makes a submission whose worker is woken at the end of the
+     * run. Only the submission itself goes here, never the handler, which might wait for a task.
+     */
+    <T> T submit(Supplier<T> submission) {
+        return wakes.defer(submission);
     }
 }

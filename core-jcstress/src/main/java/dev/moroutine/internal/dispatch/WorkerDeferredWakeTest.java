@@ -14,13 +14,13 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * Two dispatches to an idle worker in one {@link DeferredWakes} batch, against its thread on its
- * way to park: the dispatches offer and fence but leave {@code parked} unread until the batch ends,
+ * way to park: the dispatches offer and fence but leave {@code parked} unread until {@code wakeAll()},
  * and the thread sets {@code parked}, polls once more and parks in between or not. As in
  * {@link WorkerOfferParkTest}, each actor has a worker of its own and follows its previous sample
  * closely. Outcome of each actor: 1 if both executions ran and the thread had been seen parked
  * before the batch, 2 if they ran and it had not parked yet, 0 if one was still queued after
- * {@link dev.moroutine.jcstress.Watchdog#LIMIT}, 3 if one ended otherwise. Without the wake at the
- * end of the batch, a parked worker is never woken: outcome 0.
+ * {@link dev.moroutine.jcstress.Watchdog#LIMIT}, 3 if one ended otherwise. Without {@code wakeAll()}, a
+ * parked worker is never woken: outcome 0.
  */
 @JCStressTest
 @Description("DeferredWakes: a batch's wake-up, read after the batch, against its idle worker's park")
@@ -47,10 +47,13 @@ public class WorkerDeferredWakeTest {
 
     private static int dispatchBothAndAwait(WorkerRuns.ForkWorker target, Execution<Integer> one, Execution<Integer> two) {
         int seen = target.parked() ? 1 : 2;
-        DeferredWakes.run(() -> {
+        DeferredWakes wakes = new DeferredWakes();
+        wakes.defer(() -> {
             target.worker.dispatch(one);
             target.worker.dispatch(two);
+            return null;
         });
+        wakes.wakeAll();
         for (int spins = 0; spins < SPINS && !two.isDone(); spins++) {
             Thread.onSpinWait();
         }

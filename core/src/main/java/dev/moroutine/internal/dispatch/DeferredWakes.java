@@ -1,24 +1,27 @@
 package dev.moroutine.internal.dispatch;
 
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
- * The wake-ups of thread workers put off to the end of a batch of dispatches made by one thread.
+ * The wake-ups of thread workers put off until a batch of dispatches made by one thread ends.
  *
  * <p>A dispatch to a parked {@link ThreadWorker} unparks its thread at once. When one thread hands
  * several tasks to a worker in a row, and the two share a core (a busy machine, or a process pinned
  * to one CPU), the woken worker takes the core from the dispatcher, runs the one task queued so
- * far and parks again, and the two take turns task by task, two context switches each. Inside
- * {@link #run}, dispatches by the calling thread queue their tasks as usual but leave the workers
- * asleep; each worker that needs waking is woken once, when the batch ends (normally or not), and
- * then finds all of its tasks queued.
+ * far and parks again, and the two take turns task by task, two context switches each. A
+ * dispatch made inside {@link #defer} queues its task as usual but leaves the worker asleep; at
+ * {@link #wakeAll()} each worker that needs waking is woken once, and then finds all of its tasks
+ * queued.
  *
  * <p>Deferring is safe because a dispatch has already published its task before it reads the
- * worker's parked flag: reading that flag later, at the end of the batch, wakes a worker that
- * parked in between as surely. A batch must not wait for the tasks it dispatches: they may not
- * start before it ends. Only thread workers defer; other workers are woken as each dispatch is made.
+ * worker's parked flag: reading that flag later, in {@link #wakeAll()}, wakes a worker that parked
+ * in between as surely. Until then the tasks may not start, so the code inside {@link #defer}
+ * should dispatch and nothing else (no user code, which might wait for a task), and the owner must
+ * call {@link #wakeAll()} in a {@code finally}, soon. Only thread workers defer; other workers are
+ * woken as each dispatch is made.
  *
- * <p>Each instance is confined to the thread running the batch.
+ * <p>Confined to one thread, which runs its batches one after another.
  */
 public final class DeferredWakes {
 
@@ -27,24 +30,22 @@ public final class DeferredWakes {
     private ThreadWorker[] workers = new ThreadWorker[2];
     private int count;
 
-    private DeferredWakes() {}
+    /** An empty batch. */
+    public DeferredWakes() {}
 
     /**
-     * Runs {@code batch}, then wakes the workers that its dispatches left asleep.
+     * Makes dispatches whose wake-ups wait for {@link #wakeAll()}.
      *
-     * @param batch dispatches that need not start before the batch ends
+     * @param dispatches the dispatches to make, and nothing that waits for them
+     * @param <T> what {@code dispatches} returns
+     * @return what {@code dispatches} returns
      */
-    public static void run(Runnable batch) {
-        DeferredWakes wakes = new DeferredWakes();
-        try {
-            ScopedValue.where(CURRENT, wakes).run(batch);
-        } finally {
-            wakes.wakeAll();
-        }
+    public <T> T defer(Supplier<T> dispatches) {
+        return ScopedValue.where(CURRENT, this).call(dispatches::get);
     }
 
-    /** Whether the current thread is in a batch; if so, {@code worker} is woken when it ends. */
-    static boolean defer(ThreadWorker worker) {
+    /** Whether the current thread is making deferred dispatches; if so, {@code worker} is woken at the batch's end. */
+    static boolean deferred(ThreadWorker worker) {
         if (!CURRENT.isBound()) {
             return false;
         }
@@ -64,12 +65,19 @@ public final class DeferredWakes {
         workers[count++] = worker;
     }
 
-    /** Wakes every worker, even past one whose wake fails (a dedicated worker's new thread that cannot start). */
-    private void wakeAll() {
+    /**
+     * Wakes the workers that the deferred dispatches left asleep (every one, even past one whose wake
+     * fails: a dedicated worker's new thread that cannot start), and starts a new batch.
+     */
+    public void wakeAll() {
         Throwable first = null;
-        for (int i = 0; i < count; i++) {
+        int woken = count;
+        count = 0;
+        for (int i = 0; i < woken; i++) {
+            ThreadWorker worker = workers[i];
+            workers[i] = null;
             try {
-                workers[i].wake();
+                worker.wake();
             } catch (RuntimeException | Error e) {
                 first = first == null ? e : first;
             }

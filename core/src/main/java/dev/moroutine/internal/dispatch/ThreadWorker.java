@@ -200,7 +200,7 @@ public final class ThreadWorker implements Worker {
         if (lifecycle == STOPPED) {
             execution.cancel(stopReason + " before this task started");
         }
-        if (!DeferredWakes.defer(this)) {
+        if (!DeferredWakes.deferred(this)) {
             wake(); // even when cancelled: a stopping thread may be waiting to take it
         }
     }

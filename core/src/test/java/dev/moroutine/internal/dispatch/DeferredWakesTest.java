@@ -3,7 +3,6 @@ package dev.moroutine.internal.dispatch;
 import static dev.moroutine.Moroutine.assign;
 import static dev.moroutine.Moroutine.mo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.moroutine.Mo1;
@@ -27,12 +26,13 @@ class DeferredWakesTest {
 
     static final Mo1<AtomicInteger, Integer> count = mo(AtomicInteger::incrementAndGet);
 
-    /** Seeded batches of 1–8 tasks over two workers, each batch sent when the workers are parked or on their way there. */
+    /** Seeded batches of 1–8 tasks over two workers, each sent when the workers are parked or on their way there. */
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3})
     void everyTaskOfEveryBatchRuns(long seed) throws Exception {
         Random random = new Random(seed);
         AtomicInteger runs = new AtomicInteger();
+        DeferredWakes wakes = new DeferredWakes(); // one for all the batches, as an I/O thread has
         int expected = 0;
         try (Pool pool = Moroutine.workers(2)) {
             for (int round = 0; round < 2_000; round++) {
@@ -41,11 +41,14 @@ class DeferredWakesTest {
                 }
                 int tasks = 1 + random.nextInt(8);
                 List<CompletableFuture<Integer>> futures = new ArrayList<>();
-                DeferredWakes.run(() -> {
+                try {
                     for (int i = 0; i < tasks; i++) {
-                        futures.add(pool.submit(assign(pool.workers().get(random.nextInt(2)), count.call(runs))));
+                        var worker = pool.workers().get(random.nextInt(2));
+                        futures.add(wakes.defer(() -> pool.submit(assign(worker, count.call(runs)))));
                     }
-                });
+                } finally {
+                    wakes.wakeAll();
+                }
                 expected += tasks;
                 for (CompletableFuture<Integer> future : futures) {
                     future.get(10, TimeUnit.SECONDS); // a lost wake-up leaves it queued: a timeout, not a hang
@@ -56,63 +59,74 @@ class DeferredWakesTest {
     }
 
     @Test
-    void aParkedWorkerIsWokenWhenTheBatchEndsAndNotBefore() throws Exception {
+    void aParkedWorkerIsWokenByWakeAllAndNotBefore() throws Exception {
         try (Pool pool = Moroutine.workers(1)) {
             AtomicInteger runs = new AtomicInteger();
+            DeferredWakes wakes = new DeferredWakes();
             awaitParked(pool);
-            List<CompletableFuture<Integer>> futures = new ArrayList<>();
-            DeferredWakes.run(() -> {
-                futures.add(pool.submit(count.call(runs)));
-                futures.add(pool.submit(count.call(runs)));
-                // Nothing wakes the parked worker inside the batch, so its first task cannot run yet.
-                assertThrows(TimeoutException.class, () -> futures.get(0).get(50, TimeUnit.MILLISECONDS));
-            });
-            assertEquals(2, futures.get(1).get(10, TimeUnit.SECONDS));
+            CompletableFuture<Integer> first = wakes.defer(() -> pool.submit(count.call(runs)));
+            CompletableFuture<Integer> second = wakes.defer(() -> pool.submit(count.call(runs)));
+            // Nothing wakes the parked worker before wakeAll, so its first task cannot run yet.
+            assertThrows(TimeoutException.class, () -> first.get(50, TimeUnit.MILLISECONDS));
+            wakes.wakeAll();
+            assertEquals(2, second.get(10, TimeUnit.SECONDS));
             assertEquals(2, runs.get());
         }
     }
 
     @Test
-    void aBatchThatThrowsStillWakesItsWorkersAndThrowsOn() throws Exception {
+    void aDispatchMadeAfterDeferReturnsWakesAtOnce() throws Exception {
         try (Pool pool = Moroutine.workers(1)) {
             AtomicInteger runs = new AtomicInteger();
+            DeferredWakes wakes = new DeferredWakes();
             awaitParked(pool);
-            List<CompletableFuture<Integer>> futures = new ArrayList<>();
-            IllegalStateException thrown = new IllegalStateException("the batch failed after its dispatch");
-            IllegalStateException caught = assertThrows(IllegalStateException.class, () -> DeferredWakes.run(() -> {
-                futures.add(pool.submit(count.call(runs)));
-                throw thrown;
-            }));
-            assertSame(thrown, caught);
-            assertEquals(1, futures.get(0).get(10, TimeUnit.SECONDS));
+            CompletableFuture<Integer> deferred = wakes.defer(() -> pool.submit(count.call(runs)));
+            CompletableFuture<Integer> direct = pool.submit(count.call(runs)); // wakes the worker for both: FIFO
+            assertEquals(2, direct.get(10, TimeUnit.SECONDS));
+            assertEquals(1, deferred.get(10, TimeUnit.SECONDS));
+            wakes.wakeAll(); // finds the worker awake or parked with nothing queued: harmless
         }
     }
 
     @Test
-    void aNestedBatchWakesItsOwnWorkersWhenItEnds() throws Exception {
+    void aBatchWhoseDispatchThrowsStillWakesItsWorkers() throws Exception {
+        try (Pool pool = Moroutine.workers(1)) {
+            AtomicInteger runs = new AtomicInteger();
+            DeferredWakes wakes = new DeferredWakes();
+            awaitParked(pool);
+            CompletableFuture<Integer> sent = wakes.defer(() -> pool.submit(count.call(runs)));
+            IllegalStateException thrown = new IllegalStateException("the batch failed after its dispatch");
+            try {
+                assertThrows(IllegalStateException.class, () -> wakes.defer(() -> {
+                    throw thrown;
+                }));
+            } finally {
+                wakes.wakeAll();
+            }
+            assertEquals(1, sent.get(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void twoBatchersWakeTheirOwnWorkers() throws Exception {
         try (Pool pool = Moroutine.workers(2)) {
             AtomicInteger runs = new AtomicInteger();
+            DeferredWakes outer = new DeferredWakes();
+            DeferredWakes inner = new DeferredWakes();
             awaitParked(pool);
-            List<CompletableFuture<Integer>> futures = new ArrayList<>();
-            DeferredWakes.run(() -> {
-                DeferredWakes.run(() -> futures.add(pool.submit(assign(pool.workers().get(0), count.call(runs)))));
-                assertEquals(1, futures.get(0).orTimeout(10, TimeUnit.SECONDS).join()); // woken by the inner batch's end
-                futures.add(pool.submit(assign(pool.workers().get(1), count.call(runs))));
+            CompletableFuture<Integer> second = outer.defer(() -> {
+                CompletableFuture<Integer> first = inner.defer(() -> pool.submit(assign(pool.workers().get(0), count.call(runs))));
+                inner.wakeAll();
+                assertEquals(1, first.orTimeout(10, TimeUnit.SECONDS).join()); // woken by its own batcher
+                return pool.submit(assign(pool.workers().get(1), count.call(runs)));
             });
-            assertEquals(2, futures.get(1).get(10, TimeUnit.SECONDS));
-        }
-    }
-
-    @Test
-    void dispatchesOutsideABatchWakeAtOnce() throws Exception {
-        try (Pool pool = Moroutine.workers(1)) {
-            awaitParked(pool);
-            assertEquals(1, pool.submit(count.call(new AtomicInteger())).get(10, TimeUnit.SECONDS));
+            outer.wakeAll();
+            assertEquals(2, second.get(10, TimeUnit.SECONDS));
         }
     }
 
     /** Waits until every worker of {@code pool} is parked (idle, past its spin). */
-    private static void awaitParked(Pool pool) throws InterruptedException {
+    private static void awaitParked(Pool pool) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         for (var handle : pool.workers()) {
             Thread thread = ((ThreadWorker) handle).thread();
