@@ -16,7 +16,7 @@ module dev.moroutine {
     exports dev.moroutine.shared;
     exports dev.moroutine.stream;
 
-    // The seam, to the backend modules only (see ARCHITECTURE.md): not a published SPI.
+    // The seam, to the backend modules only (see ARCHITECTURE.md): not a published SPI. (serve uses DeferredWakes.)
     exports dev.moroutine.internal.dispatch to dev.moroutine.isolated, dev.moroutine.cluster, dev.moroutine.serve;
     exports dev.moroutine.internal.call to dev.moroutine.isolated, dev.moroutine.cluster;
     exports dev.moroutine.internal.shared to dev.moroutine.isolated, dev.moroutine.cluster;

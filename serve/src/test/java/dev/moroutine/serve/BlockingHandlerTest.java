@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A {@link Handler} that waits, while it makes its task, for a task of its own on an idle worker
- * (a lookup on another pool, a moroutine joined directly). The handler runs on an I/O thread,
- * inside the pass's batch of submissions: if the wake-up of that idle worker is put off to the end
- * of the batch, the handler waits for a worker that nothing wakes, and the I/O thread with every
- * connection on it hangs.
+ * (a lookup on another pool, a moroutine joined directly). The handler runs on an I/O thread
+ * while it submits the pass's requests, whose wake-ups wait for the end of the pass
+ * ({@link Inbox}): were the handler's own dispatch deferred too, it would wait for a worker that
+ * nothing wakes, and the I/O thread would hang with every connection on it.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class BlockingHandlerTest {

@@ -26,12 +26,19 @@ import java.util.function.Supplier;
 public final class DeferredWakes {
 
     private static final ScopedValue<DeferredWakes> CURRENT = ScopedValue.newInstance();
+    /**
+     * Set once the first batch is made, so that until then a dispatch pays a plain read rather than
+     * a scoped-value lookup. Plain: a thread that does not see it yet only wakes its worker at once.
+     */
+    private static boolean made;
 
     private ThreadWorker[] workers = new ThreadWorker[2];
     private int count;
 
     /** An empty batch. */
-    public DeferredWakes() {}
+    public DeferredWakes() {
+        made = true;
+    }
 
     /**
      * Makes dispatches whose wake-ups wait for {@link #wakeAll()}.
@@ -46,7 +53,7 @@ public final class DeferredWakes {
 
     /** Whether the current thread is making deferred dispatches; if so, {@code worker} is woken at the batch's end. */
     static boolean deferred(ThreadWorker worker) {
-        if (!CURRENT.isBound()) {
+        if (!made || !CURRENT.isBound()) {
             return false;
         }
         CURRENT.get().add(worker);

@@ -21,7 +21,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * checks the queue once more and parks. A producer that finds {@code parked} set after its offer
  * clears it and unparks the thread. Both sides write, then read, volatile state (offer/parked
  * against parked/poll), so either the thread sees the new element or the producer sees that it
- * must wake the thread.
+ * must wake the thread. A dispatch made in {@link DeferredWakes#defer} leaves that read of
+ * {@code parked} (and the unpark) to the batch's {@link DeferredWakes#wakeAll()}: read later, it
+ * sees the park as surely.
  *
  * <h2>Idle dedicated workers</h2>
  * A dedicated worker (no pool) parks for at most the {@link IdleTimeout}. When that passes with
