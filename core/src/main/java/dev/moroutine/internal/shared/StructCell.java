@@ -110,7 +110,6 @@ public abstract non-sealed class StructCell<R extends Record> extends AbstractCe
         return (Struct<S>) nested;
     }
 
-
     @Override
     public Object loadValue() {
         return load();

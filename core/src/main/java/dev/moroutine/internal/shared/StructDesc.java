@@ -257,7 +257,8 @@ public final class StructDesc<R extends Record> extends Desc<Struct<R>> implemen
         requireComplete();
         MethodHandle generated = cell;
         if (generated == null) {
-            // Threads that race here each generate a class; any of them is right, and the others are unloaded.
+            // Threads that race here each generate a class and make their cell of it: any of them is right (a call site
+            // that sees two is bimorphic, still inlined), and the one stored last makes every later cell.
             generated = StructAccessors.generate(this, constructor, accessors);
             cell = generated;
         }
