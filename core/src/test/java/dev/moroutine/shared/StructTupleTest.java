@@ -124,6 +124,11 @@ class StructTupleTest {
         assertEquals(new Point(3, 40), size.load());
         assertEquals(new Rect(new Point(1, 2), new Point(3, 40)), r.load());
         assertEquals(8, size.offset());
+        var wrong = assertThrows(IllegalArgumentException.class, () -> r.field("size", Int32.class));
+        assertEquals("Rect.size is a struct(Point) (Struct), not a Int32", wrong.getMessage());
+        var inTuple = assertThrows(IllegalArgumentException.class,
+                () -> shared(tuple(struct(Point.class), int32)).element(0, Int32.class));
+        assertEquals("element 0 of tuple(struct(Point), int32) is a struct(Point) (Struct), not a Int32", inTuple.getMessage());
     }
 
     @Test

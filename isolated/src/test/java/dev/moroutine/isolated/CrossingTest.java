@@ -105,6 +105,10 @@ class CrossingTest {
         String message = refused(IllegalArgumentException.class,
                 () -> pool.run(Jobs.describe.call(Shared.shared(java.lang.foreign.Arena.ofAuto(), Shared.int32Atomic))));
         assertTrue(message.startsWith("argument 1 of task dev.moroutine.isolated.Jobs#describe is an Int32Atomic"), message);
+        // A struct's class is generated per record type, a subclass: the message still names its interface.
+        String struct = refused(IllegalArgumentException.class, () -> pool.run(Jobs.describe.call(
+                Shared.shared(java.lang.foreign.Arena.ofAuto(), Shared.struct(Jobs.Point.class)))));
+        assertTrue(struct.startsWith("argument 1 of task dev.moroutine.isolated.Jobs#describe is a Struct"), struct);
     }
 
     @Test

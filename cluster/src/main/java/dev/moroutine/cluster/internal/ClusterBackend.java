@@ -20,6 +20,7 @@ import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.StreamArg;
 import dev.moroutine.internal.dispatch.TaskArg;
 import dev.moroutine.internal.dispatch.Worker;
+import dev.moroutine.internal.shared.Desc;
 import dev.moroutine.isolated.internal.Codec;
 import dev.moroutine.shared.SharedValue;
 import java.util.ArrayList;
@@ -309,12 +310,7 @@ public final class ClusterBackend {
     }
 
     private static String sharedType(Class<?> type) {
-        for (Class<?> face : type.getInterfaces()) {
-            if (SharedValue.class.isAssignableFrom(face) && face != SharedValue.class) {
-                return article(face.getSimpleName());
-            }
-        }
-        return article(SharedValue.class.getSimpleName());
+        return article(Desc.publicType(type));
     }
 
     private static String article(String noun) {

@@ -39,6 +39,25 @@ public abstract non-sealed class Desc<V extends SharedValue> implements Descript
     }
 
     /**
+     * The simple name of the API interface of a shared value's class, as its user knows it
+     * ({@code Int32Atomic}, {@code Struct}), not its implementation; for messages. The class of a
+     * struct is generated per record type ({@link StructCell}), so the interface may be its superclass's.
+     *
+     * @param type the class of a shared value
+     * @return the interface's simple name, or {@code SharedValue}'s if there is none
+     */
+    public static String publicType(Class<?> type) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            for (Class<?> face : c.getInterfaces()) {
+                if (SharedValue.class.isAssignableFrom(face) && face != SharedValue.class) {
+                    return face.getSimpleName();
+                }
+            }
+        }
+        return SharedValue.class.getSimpleName();
+    }
+
+    /**
      * Allocates a zeroed value. Atomics and locks get a cache line of their own (see {@link Layouts}).
      *
      * @param arena where the memory comes from

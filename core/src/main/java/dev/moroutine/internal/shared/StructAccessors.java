@@ -23,6 +23,7 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
 import java.lang.invoke.VarHandle.AccessMode;
 import java.util.ArrayList;
@@ -30,24 +31,31 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Generates the {@link StructAccess} of a struct descriptor: one hidden class per descriptor, made
- * with {@code java.lang.classfile} when the descriptor's first cell is made.
+ * Generates the cell class of a struct descriptor: one hidden class per descriptor, a final subclass
+ * of {@link StructCell}, made with {@code java.lang.classfile} when the descriptor's first cell is
+ * made. Its cells are instances of it, so a call of {@code struct.load()} profiles the record type at
+ * the caller and inlines the generated method there, with no dispatch in between (see {@link StructCell}).
  *
  * <h2>The generated class</h2>
  * For {@code record Point(int x, int y)}, two {@code int32} fields at offsets 0 and 4, it is, in
  * Java:
  * <pre>{@code
- * Object load(StructCell cell) {
- *     VarHandle.loadLoadFence();
- *     return CONSTRUCTOR.invokeExact((int) X_FIELD.get(cell.segment, cell.offset),
- *                                    (int) Y_FIELD.get(cell.segment, cell.offset));
- * }
- * void store(StructCell cell, Object record) {
- *     int x = X.invokeExact(record);
- *     int y = Y.invokeExact(record);
- *     // the checks of check(), none for int32
- *     Memory.putIntOpaque(cell.segment, cell.offset + 0, x);
- *     Memory.putIntOpaque(cell.segment, cell.offset + 4, y);
+ * final class StructCell$Point extends StructCell {
+ *     StructCell$Point(StructDesc struct, MemorySegment segment, long offset) {
+ *         super(struct, segment, offset);
+ *     }
+ *     public Record load() {
+ *         VarHandle.loadLoadFence();
+ *         return CONSTRUCTOR.invokeExact((int) X_FIELD.get(segment, offset), (int) Y_FIELD.get(segment, offset));
+ *     }
+ *     void storeRecord(Object record) {
+ *         int x = X.invokeExact(record);
+ *         int y = Y.invokeExact(record);
+ *         // the checks of check(), none for int32
+ *         Memory.putIntOpaque(segment, offset + 0, x);
+ *         Memory.putIntOpaque(segment, offset + 4, y);
+ *     }
+ *     // check(Object) and write(Object): the two halves of storeRecord
  * }
  * }</pre>
  * {@code CONSTRUCTOR}, {@code X} and {@code Y} are the record's canonical constructor and accessors,
@@ -56,13 +64,13 @@ import java.util.Map;
  * var handles of the fields in the struct's layout ({@code layout.varHandle(groupElement("x"))}).
  * The class loads them with {@code ldc} from its class data ({@link MethodHandles#classDataAt}), so
  * they are constants and the JIT inlines through them: no boxing, no array, no lookup per field. The
- * class names no user type (its method descriptors use primitives and {@code Object}, and the handles
- * cast), so it lives in this package, where it reaches {@link Memory} and the cells, and needs no
+ * class names no user type (its method descriptors use primitives, {@code Object} and {@code Record},
+ * and the handles cast), so it lives in this package, where it reaches {@link Memory} and the cells, and needs no
  * access to the user's module or class loader.
  *
  * <h2>How load reads the scalars</h2>
  * Every access to a memory segment checks it: the offset in bounds, aligned, the segment's arena
- * alive. The fields' var handles all check the same thing, the whole struct at {@code cell.offset},
+ * alive. The fields' var handles all check the same thing, the whole struct at {@code offset},
  * so the JIT checks once per load, not once per field, where nothing between the reads stops it:
  * an opaque read does (the JIT keeps every other memory access on its side, so each one checks the
  * segment anew, and loading two {@code int32}s cost twice a plain record's copy). So a scalar of 32
@@ -82,7 +90,8 @@ import java.util.Map;
  *   <li>a scalar ({@link #SCALARS}): read as above, then converted from the layout's carrier where it
  *       differs (an unsigned one widened); written by a static put at a constant offset, the value kept
  *       primitive, an unsigned one's range checked before anything is written;</li>
- *   <li>a nested struct: the nested descriptor's access (a constant too), on the nested cell;</li>
+ *   <li>a nested struct: the nested cell's own generated methods ({@code load}, {@code check},
+ *       {@code write}), a call site of this class that only ever sees that cell's class;</li>
  *   <li>a lock: the member cell itself on load; a lock is never checked nor written;</li>
  *   <li>any other (a string, bytes, a tuple): the member cell's {@link Cell} methods. Each call site
  *       belongs to the generated class, so it stays monomorphic and inlines.</li>
@@ -123,12 +132,15 @@ final class StructAccessors {
     private static final ClassDesc CD_ABSTRACT_CELL = desc(AbstractCell.class);
     private static final ClassDesc CD_STRUCT_CELL = desc(StructCell.class);
     private static final ClassDesc CD_CELL = desc(Cell.class);
-    private static final ClassDesc CD_STRUCT_ACCESS = desc(StructAccess.class);
+    private static final ClassDesc CD_STRUCT_DESC = desc(StructDesc.class);
+    private static final ClassDesc CD_RECORD = desc(Record.class);
     private static final ClassDesc CD_ACCESSORS = desc(StructAccessors.class);
     private static final ClassDesc CD_SEGMENT = desc(MemorySegment.class);
     private static final ClassDesc CD_IAE = desc(IllegalArgumentException.class);
-    private static final MethodTypeDesc LOAD = MethodTypeDesc.of(CD_Object, CD_STRUCT_CELL);
-    private static final MethodTypeDesc TAKES_RECORD = MethodTypeDesc.of(CD_void, CD_STRUCT_CELL, CD_Object);
+    private static final MethodTypeDesc LOAD = MethodTypeDesc.of(CD_RECORD);
+    private static final MethodTypeDesc TAKES_RECORD = MethodTypeDesc.of(CD_void, CD_Object);
+    /** The parameters of the constructors of {@link StructCell} and of the generated class. */
+    private static final MethodTypeDesc CONSTRUCTOR = MethodTypeDesc.of(CD_void, CD_STRUCT_DESC, CD_SEGMENT, CD_long);
 
     private StructAccessors() {}
 
@@ -171,8 +183,7 @@ final class StructAccessors {
         }
     }
 
-    /** @param access the nested descriptor's access, a constant of the class data */
-    private record StructMember(ConstantDesc access) implements Member {}
+    private record StructMember() implements Member {}
 
     private record LockMember() implements Member {
         @Override
@@ -184,26 +195,29 @@ final class StructAccessors {
     private record CellMember() implements Member {}
 
     /**
-     * Generates, defines and instantiates the access of {@code struct}.
+     * Generates and defines the cell class of {@code struct}.
      *
      * @param constructor the record's canonical constructor, of its exact type
      * @param accessors the record's accessors, in component order, of their exact types
+     * @return the class's constructor, of type {@code (StructDesc, MemorySegment, long)StructCell}
      */
-    static StructAccess generate(StructDesc<?> struct, MethodHandle constructor, List<MethodHandle> accessors) {
+    static MethodHandle generate(StructDesc<?> struct, MethodHandle constructor, List<MethodHandle> accessors) {
         Generator generator = new Generator(struct, constructor, accessors);
         byte[] bytes = CLASS_FILE.build(ClassDesc.of(StructAccessors.class.getPackageName(),
-                "StructAccess$" + struct.type().getSimpleName()), generator::build);
+                "StructCell$" + struct.type().getSimpleName()), generator::build);
         try {
-            Class<?> access = LOOKUP.defineHiddenClassWithClassData(bytes, List.copyOf(generator.data), true).lookupClass();
-            return (StructAccess) access.getDeclaredConstructor().newInstance();
+            MethodHandles.Lookup cell = LOOKUP.defineHiddenClassWithClassData(bytes, List.copyOf(generator.data), true);
+            MethodType made = methodType(StructCell.class, StructDesc.class, MemorySegment.class, long.class);
+            return cell.findConstructor(cell.lookupClass(), made.changeReturnType(void.class)).asType(made);
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("could not define the generated access of " + struct + ": " + e, e);
+            throw new IllegalStateException("could not define the generated cell class of " + struct + ": " + e, e);
         }
     }
 
     /** The members and constants of one generated class, and the code of its methods. */
     private static final class Generator {
-        private static final int PUBLIC_FINAL = ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL;
+        private static final int FINAL = ClassFile.ACC_FINAL;
+        private static final int PUBLIC_FINAL = ClassFile.ACC_PUBLIC | FINAL;
 
         /** The class data: the constants that {@link #constant} hands out. */
         private final List<Object> data = new ArrayList<>();
@@ -222,8 +236,8 @@ final class StructAccessors {
                 wheres.add(struct.type().getSimpleName() + "." + struct.names().get(i));
                 this.accessors.add(constant(accessors.get(i).asType(methodType(member.slot(), Object.class)), CD_MethodHandle));
             }
-            this.constructor = constant(constructor.asType(methodType(Object.class, slots)), CD_MethodHandle);
-            constructorType = MethodTypeDesc.of(CD_Object, slots.stream().map(StructAccessors::desc).toArray(ClassDesc[]::new));
+            this.constructor = constant(constructor.asType(methodType(Record.class, slots)), CD_MethodHandle);
+            constructorType = MethodTypeDesc.of(CD_RECORD, slots.stream().map(StructAccessors::desc).toArray(ClassDesc[]::new));
         }
 
         private Member member(StructDesc<?> struct, int i) {
@@ -234,8 +248,8 @@ final class StructAccessors {
                 return new ScalarMember(scalar, desc.valueType(), struct.offset(i), desc.toString(),
                         constant(field, CD_VarHandle), field.varType());
             }
-            if (desc instanceof StructDesc<?> nested) {
-                return new StructMember(constant(nested.access(), CD_STRUCT_ACCESS));
+            if (desc instanceof StructDesc<?>) {
+                return new StructMember();
             }
             if (desc == Descs.MUTEX || desc == Descs.RW_LOCK) {
                 return new LockMember();
@@ -251,14 +265,13 @@ final class StructAccessors {
 
         void build(ClassBuilder c) {
             c.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
-                    .withSuperclass(CD_Object)
-                    .withInterfaceSymbols(CD_STRUCT_ACCESS)
-                    .withMethodBody(INIT_NAME, MethodTypeDesc.of(CD_void), ClassFile.ACC_PUBLIC, code -> code
-                            .aload(0).invokespecial(CD_Object, INIT_NAME, MethodTypeDesc.of(CD_void)).return_())
+                    .withSuperclass(CD_STRUCT_CELL)
+                    .withMethodBody(INIT_NAME, CONSTRUCTOR, 0, code -> code.aload(0).aload(1).aload(2).lload(3)
+                            .invokespecial(CD_STRUCT_CELL, INIT_NAME, CONSTRUCTOR).return_())
                     .withMethodBody("load", LOAD, PUBLIC_FINAL, code -> new Body(code, false).load())
-                    .withMethodBody("check", TAKES_RECORD, PUBLIC_FINAL, code -> new Body(code, true).check().end())
-                    .withMethodBody("store", TAKES_RECORD, PUBLIC_FINAL, code -> new Body(code, true).check().write().end())
-                    .withMethodBody("write", TAKES_RECORD, PUBLIC_FINAL, code -> new Body(code, true).write().end());
+                    .withMethodBody("check", TAKES_RECORD, FINAL, code -> new Body(code, true).check().end())
+                    .withMethodBody("storeRecord", TAKES_RECORD, FINAL, code -> new Body(code, true).check().write().end())
+                    .withMethodBody("write", TAKES_RECORD, FINAL, code -> new Body(code, true).write().end());
         }
 
         /**
@@ -274,7 +287,7 @@ final class StructAccessors {
 
             Body(CodeBuilder code, boolean takesRecord) {
                 this.code = code;
-                int cell = code.parameterSlot(0);
+                int cell = code.receiverSlot();
                 segment = code.allocateLocal(TypeKind.REFERENCE);
                 offset = code.allocateLocal(TypeKind.LONG);
                 cells = code.allocateLocal(TypeKind.REFERENCE);
@@ -285,7 +298,7 @@ final class StructAccessors {
                 for (int i = 0; i < values.length; i++) {
                     Class<?> slot = members.get(i).slot();
                     values[i] = code.allocateLocal(TypeKind.from(slot));
-                    code.ldc(accessors.get(i)).aload(code.parameterSlot(1))
+                    code.ldc(accessors.get(i)).aload(code.parameterSlot(0))
                             .invokevirtual(CD_MethodHandle, "invokeExact", MethodTypeDesc.of(desc(slot), CD_Object))
                             .storeLocal(TypeKind.from(slot), values[i]);
                 }
@@ -299,8 +312,7 @@ final class StructAccessors {
                 for (int i = 0; i < members.size(); i++) {
                     switch (members.get(i)) {
                         case ScalarMember s -> read(s);
-                        case StructMember s -> memberCell(code.ldc(s.access), i).checkcast(CD_STRUCT_CELL)
-                                .invokeinterface(CD_STRUCT_ACCESS, "load", LOAD);
+                        case StructMember _ -> memberCell(code, i).checkcast(CD_STRUCT_CELL).invokevirtual(CD_STRUCT_CELL, "load", LOAD);
                         case LockMember _ -> memberCell(code, i);
                         case CellMember _ -> memberCell(code, i).invokeinterface(CD_CELL, "loadValue", MethodTypeDesc.of(CD_Object));
                     }
@@ -322,8 +334,8 @@ final class StructAccessors {
                             case ScalarMember s -> where(block, i, where).loadLocal(TypeKind.from(s.slot), values[i])
                                     .ldc(s.descriptor).invokestatic(desc(s.scalar.owner), s.scalar.check,
                                             MethodTypeDesc.of(CD_void, desc(s.slot), CD_Object));
-                            case StructMember s -> memberCell(where(nonNull(block, i), i, where).ldc(s.access), i)
-                                    .checkcast(CD_STRUCT_CELL).aload(values[i]).invokeinterface(CD_STRUCT_ACCESS, "check", TAKES_RECORD);
+                            case StructMember _ -> memberCell(where(nonNull(block, i), i, where), i)
+                                    .checkcast(CD_STRUCT_CELL).aload(values[i]).invokevirtual(CD_STRUCT_CELL, "check", TAKES_RECORD);
                             case CellMember _ -> memberCell(where(nonNull(block, i), i, where), i).aload(values[i])
                                     .invokeinterface(CD_CELL, "checkValue", MethodTypeDesc.of(CD_void, CD_Object));
                         }
@@ -338,8 +350,8 @@ final class StructAccessors {
                     switch (members.get(i)) {
                         case ScalarMember s -> address(code, s.offset).loadLocal(TypeKind.from(s.slot), values[i])
                                 .invokestatic(desc(s.scalar.owner), s.scalar.put, MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long, desc(s.slot)));
-                        case StructMember s -> memberCell(code.ldc(s.access), i).checkcast(CD_STRUCT_CELL).aload(values[i])
-                                .invokeinterface(CD_STRUCT_ACCESS, "write", TAKES_RECORD);
+                        case StructMember _ -> memberCell(code, i).checkcast(CD_STRUCT_CELL).aload(values[i])
+                                .invokevirtual(CD_STRUCT_CELL, "write", TAKES_RECORD);
                         case LockMember _ -> { } // a lock is never copied
                         case CellMember _ -> memberCell(code, i).aload(values[i])
                                 .invokeinterface(CD_CELL, "storeValue", MethodTypeDesc.of(CD_void, CD_Object));

@@ -9,19 +9,25 @@ import java.util.Objects;
 import java.util.SequencedMap;
 
 /**
- * The implementation of {@link Struct}: one cell per component, at the offsets of its {@link StructDesc},
- * and the descriptor's generated {@link StructAccess}, which loads and stores whole records.
+ * The implementation of {@link Struct}: one cell per component, at the offsets of its {@link StructDesc}.
+ * Each descriptor has its own final subclass, which {@link StructAccessors} generates and
+ * {@link StructDesc} instantiates: it loads and stores whole records ({@link #load}, {@link #check},
+ * {@link #storeRecord}, {@link #write}). A subclass, rather than a generated object that every cell
+ * calls, so that a call site of {@code load} or {@code store} in user code profiles the record type
+ * it uses and inlines its class; one shared call site inside this class would see every record type
+ * of the program and turn megamorphic. The class is open for those subclasses only: its
+ * constructor and abstract methods are package-private.
  *
  * @param <R> the record type
  */
-public final class StructCell<R extends Record> extends AbstractCell implements Struct<R> {
+public abstract non-sealed class StructCell<R extends Record> extends AbstractCell implements Struct<R> {
 
     private final StructDesc<R> struct;
-    /** The member cells, by component; the generated access reads them, with {@link #segment} and {@link #offset}. */
+    /** The member cells, by component; the generated subclass reads them, with {@link #segment} and {@link #offset}. */
     final Cell[] cells;
-    private final StructAccess access;
     private final SequencedMap<String, SharedValue> fields;
 
+    /** Called by the generated subclass's constructor, of the same parameters. */
     StructCell(StructDesc<R> struct, MemorySegment segment, long offset) {
         super(struct, segment, offset);
         this.struct = struct;
@@ -34,7 +40,6 @@ public final class StructCell<R extends Record> extends AbstractCell implements 
             map.put(struct.names().get(i), field);
         }
         fields = Collections.unmodifiableSequencedMap(map);
-        access = struct.access();
     }
 
     @Override
@@ -42,17 +47,30 @@ public final class StructCell<R extends Record> extends AbstractCell implements 
         return struct.type();
     }
 
+    /** Reads every field into a new record: generated, it calls the constructor of R. */
     @Override
-    @SuppressWarnings("unchecked") // the access calls the constructor of R
-    public R load() {
-        return (R) access.load(this);
-    }
+    public abstract R load();
 
     @Override
-    public void store(R value) {
+    public final void store(R value) {
         Objects.requireNonNull(value, "value");
-        access.store(this, value);
+        storeRecord(value);
     }
+
+    /**
+     * Checks every component of {@code record} against its field and writes nothing: what refuses
+     * a store, with the component's name in the message. Generated.
+     *
+     * @throws IllegalArgumentException if a component does not fit its field
+     * @throws NullPointerException if a component that is not a lock is null
+     */
+    abstract void check(Object record);
+
+    /** {@link #check}, then {@link #write}, reading each component once. Generated. */
+    abstract void storeRecord(Object record);
+
+    /** Writes every field from a record that passed {@link #check}. Generated. */
+    abstract void write(Object record);
 
     @Override
     public SequencedMap<String, SharedValue> fields() {
@@ -75,7 +93,7 @@ public final class StructCell<R extends Record> extends AbstractCell implements 
         SharedValue field = field(name);
         if (!type.isInstance(field)) {
             throw new IllegalArgumentException(struct.type().getSimpleName() + "." + name + " is a " + field.descriptor()
-                    + " (" + publicType(field) + "), not a " + type.getSimpleName());
+                    + " (" + Desc.publicType(field.getClass()) + "), not a " + type.getSimpleName());
         }
         return type.cast(field);
     }
@@ -92,11 +110,6 @@ public final class StructCell<R extends Record> extends AbstractCell implements 
         return (Struct<S>) nested;
     }
 
-    /** The API interface a cell implements, for messages. */
-    static String publicType(SharedValue value) {
-        return value.getClass().getInterfaces()[0].getSimpleName();
-    }
-
     @Override
     public Object loadValue() {
         return load();
@@ -105,7 +118,7 @@ public final class StructCell<R extends Record> extends AbstractCell implements 
     @Override
     public void checkValue(Object value) {
         Values.instance(value, struct.type(), desc);
-        access.check(this, value);
+        check(value);
     }
 
     @Override

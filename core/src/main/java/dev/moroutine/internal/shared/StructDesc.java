@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
 /**
  * The implementation of {@link StructDescriptor}: a record class, a descriptor per component, and
  * the method handles that take records apart and build them, from which {@link StructAccessors}
- * generates the class that loads and stores them ({@link #access()}).
+ * generates the class of its cells, which loads and stores them ({@link #at}).
  *
  * <p>A component whose type could still be given a descriptor with {@link #with} ({@code List},
  * or a {@code String}/{@code byte[]} without {@link MaxBytes}) does not fail at once: the
@@ -57,8 +57,11 @@ public final class StructDesc<R extends Record> extends Desc<Struct<R>> implemen
     private final long[] offsets;
     private final MethodHandle constructor;
     private final List<MethodHandle> accessors;
-    /** Generated at the first cell, so that a descriptor only passed through {@link #with} generates nothing. */
-    private volatile StructAccess access;
+    /**
+     * The constructor of the generated class of this descriptor's cells, {@code (StructDesc, MemorySegment, long)StructCell}:
+     * generated at the first cell, so that a descriptor only passed through {@link #with} generates nothing.
+     */
+    private volatile MethodHandle cell;
 
     private StructDesc(String name, Class<R> type, Map<String, Desc<?>> overrides, List<String> names,
             List<Desc<?>> members, String problem, MethodHandle constructor, List<MethodHandle> accessors) {
@@ -249,9 +252,23 @@ public final class StructDesc<R extends Record> extends Desc<Struct<R>> implemen
     }
 
     @Override
+    @SuppressWarnings("unchecked") // the generated class is the cell class of this descriptor, so of R
     Struct<R> at(MemorySegment segment, long offset) {
         requireComplete();
-        return new StructCell<>(this, segment, offset);
+        MethodHandle generated = cell;
+        if (generated == null) {
+            // Threads that race here each generate a class and make their cell of it: any of them is right (a call site
+            // that sees two is bimorphic, still inlined), and the one stored last makes every later cell.
+            generated = StructAccessors.generate(this, constructor, accessors);
+            cell = generated;
+        }
+        try {
+            return (StructCell<R>) generated.invokeExact(this, segment, offset);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("the constructor of a struct cell threw " + e, e); // it declares no checked exception
+        }
     }
 
     List<String> names() {
@@ -269,16 +286,5 @@ public final class StructDesc<R extends Record> extends Desc<Struct<R>> implemen
 
     long offset(int i) {
         return offsets[i];
-    }
-
-    /** The generated access of this descriptor, which must be complete. */
-    StructAccess access() {
-        StructAccess generated = access;
-        if (generated == null) {
-            // Threads that race here each generate a class; any of them is right, and the others are unloaded.
-            generated = StructAccessors.generate(this, constructor, accessors);
-            access = generated;
-        }
-        return generated;
     }
 }

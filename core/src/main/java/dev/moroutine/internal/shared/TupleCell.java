@@ -77,7 +77,7 @@ public final class TupleCell extends AbstractCell implements Tuple {
         SharedValue element = elements.get(index);
         if (!type.isInstance(element)) {
             throw new IllegalArgumentException("element " + index + " of " + desc + " is a " + element.descriptor()
-                    + " (" + StructCell.publicType(element) + "), not a " + type.getSimpleName());
+                    + " (" + Desc.publicType(element.getClass()) + "), not a " + type.getSimpleName());
         }
         return type.cast(element);
     }

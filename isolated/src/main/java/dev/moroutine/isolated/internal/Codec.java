@@ -7,6 +7,7 @@ import dev.moroutine.internal.call.Call;
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.StreamArg;
 import dev.moroutine.internal.dispatch.TaskArg;
+import dev.moroutine.internal.shared.Desc;
 import dev.moroutine.shared.SharedValue;
 import dev.moroutine.stream.StreamMo0;
 import dev.moroutine.stream.StreamMo1;
@@ -236,12 +237,8 @@ public final class Codec {
 
     /** The public type of a shared value, as its user knows it: {@code Int32Atomic}, not its implementation. */
     static String sharedType(Class<?> type) {
-        for (Class<?> face : type.getInterfaces()) {
-            if (SharedValue.class.isAssignableFrom(face) && face != SharedValue.class) {
-                return ("AEIOU".indexOf(face.getSimpleName().charAt(0)) >= 0 ? "an " : "a ") + face.getSimpleName();
-            }
-        }
-        return "a " + SharedValue.class.getSimpleName();
+        String face = Desc.publicType(type);
+        return ("AEIOU".indexOf(face.charAt(0)) >= 0 ? "an " : "a ") + face;
     }
 
     /** Fory's refusal, as a message that says what to register. */
