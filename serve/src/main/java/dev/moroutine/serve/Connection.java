@@ -1,6 +1,5 @@
 package dev.moroutine.serve;
 
-import dev.moroutine.Task;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
@@ -426,36 +425,21 @@ final class Connection extends ChannelInboundHandlerAdapter {
         flush();
     }
 
-    /**
-     * Makes a request's task as soon as the request is read whole, and hands it to the worker at the
-     * end of the I/O thread's pass: see {@link Inbox}. The handler runs here, outside the pass's
-     * deferred submissions, so that a handler that waits for a task of its own is not left waiting
-     * for a wake-up that the pass has put off.
-     */
+    /** Hands a request read whole to the worker, at the end of the I/O thread's pass: see {@link Inbox}. */
     private void dispatch(Exchange exchange, Request request) {
-        Task<Response> task;
-        try {
-            task = server.task(request);
-        } catch (RuntimeException failed) {
-            answered(exchange, null, failed);
-            return;
-        } catch (Error failed) { // from the handler: it ends this connection only
-            exceptionCaught(ctx, failed);
-            return;
-        }
         inbox.add(() -> {
             try {
-                submit(exchange, task);
-            } catch (Throwable failed) { // an Error while submitting (out of memory): this connection only, not the Inbox's pass
+                submit(exchange, request);
+            } catch (Throwable failed) { // an Error from the handler's task(): it ends this connection only, not the Inbox's pass
                 exceptionCaught(ctx, failed);
             }
         });
     }
 
-    private void submit(Exchange exchange, Task<Response> task) {
-        CompletableFuture<Response> future;
+    private void submit(Exchange exchange, Request request) {
+        CompletableFuture<Response> task;
         try {
-            future = server.submit(thread, task, (response, failure) -> outbox.post(() -> answered(exchange, response, failure)));
+            task = server.submit(thread, request, inbox, (response, failure) -> outbox.post(() -> answered(exchange, response, failure)));
         } catch (RejectedExecutionException closing) { // the pool stopped: the server is going away
             exchange.response = errorBody(503);
             exchange.closeAfter = true;
@@ -465,7 +449,7 @@ final class Connection extends ChannelInboundHandlerAdapter {
             answered(exchange, null, failed);
             return;
         }
-        exchange.task = future;
+        exchange.task = task;
     }
 
     private void answered(Exchange exchange, Response response, Throwable failure) {

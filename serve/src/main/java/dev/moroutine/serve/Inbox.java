@@ -4,6 +4,7 @@ import dev.moroutine.internal.dispatch.DeferredWakes;
 import io.netty.util.concurrent.EventExecutor;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 /**
  * The way from one I/O thread to the workers: the requests that its connections read whole during
@@ -47,17 +48,19 @@ final class Inbox implements Runnable {
     @Override
     public void run() {
         try {
-            wakes.defer(this::submitAll);
+            for (Runnable submit; (submit = pending.poll()) != null; ) {
+                submit.run();
+            }
         } finally {
             wakes.wakeAll();
         }
     }
 
-    /** The submissions only: their tasks were made as their requests were read (the handler never runs here). */
-    private Void submitAll() {
-        for (Runnable submit; (submit = pending.poll()) != null; ) {
-            submit.run();
-        }
-        return null;
+    /**
+     * On the I/O thread, in a {@link #run}: makes a submission whose worker is woken at the end of the
+     * run. Only the submission itself goes here, never the handler, which might wait for a task.
+     */
+    <T> T submit(Supplier<T> submission) {
+        return wakes.defer(submission);
     }
 }

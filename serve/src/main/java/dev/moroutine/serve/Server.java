@@ -223,25 +223,18 @@ public final class Server implements AutoCloseable {
     }
 
     /**
-     * Makes a request's task with the handler; called on the connection's I/O thread as the request
-     * is read whole, before the {@link Inbox} defers anything.
+     * Makes a request's task and sends it to the worker of its connection, which {@code inbox} wakes at
+     * the end of its run; called on the connection's I/O thread, in that run. {@code then} gets the
+     * task's outcome where it completes, before the task stops counting as running (one callback,
+     * not one each).
      */
-    Task<Response> task(Request request) {
+    CompletableFuture<Response> submit(ServerThread thread, Request request, Inbox inbox, BiConsumer<Response, Throwable> then) {
         Task<Response> task = handler.task(request);
         if (task == null) {
             throw new NullPointerException("the handler returned no task for " + request
                     + "; return a moroutine's call(…), such as handle.call(request)");
         }
-        return task;
-    }
-
-    /**
-     * Sends a request's task to the worker of its connection; called on the connection's I/O thread,
-     * in its {@link Inbox}'s run. {@code then} gets the task's outcome where it completes, before the
-     * task stops counting as running (one callback, not one each).
-     */
-    CompletableFuture<Response> submit(ServerThread thread, Task<Response> task, BiConsumer<Response, Throwable> then) {
-        CompletableFuture<Response> future = pool.submit(assign(thread.worker(), task));
+        CompletableFuture<Response> future = inbox.submit(() -> pool.submit(assign(thread.worker(), task)));
         running.incrementAndGet();
         future.whenComplete((response, failure) -> {
             try {
