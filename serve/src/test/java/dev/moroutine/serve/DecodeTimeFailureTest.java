@@ -24,6 +24,18 @@ class DecodeTimeFailureTest {
 
     static final Mo1<Request, Response> echo = mo(request -> Response.text("ok " + request.path()));
 
+    static volatile CountDownLatch started;
+    static volatile CountDownLatch release;
+
+    /** {@code /slow} waits on its worker for the test; the rest echo. */
+    static final Mo1<Request, Response> slow = mo(request -> {
+        if (request.path().equals("/slow")) {
+            started.countDown();
+            release.await();
+        }
+        return Response.text("ok " + request.path());
+    });
+
     static volatile CountDownLatch entered;
     static volatile CountDownLatch go;
 
@@ -39,7 +51,7 @@ class DecodeTimeFailureTest {
         } else if (request.path().equals("/fail")) {
             throw new IllegalStateException("a failing handler");
         }
-        return echo.call(request);
+        return request.path().equals("/slow") ? slow.call(request) : echo.call(request);
     };
 
     private static String get(String target) {
@@ -78,6 +90,26 @@ class DecodeTimeFailureTest {
         } finally {
             go.countDown();
             server.terminate();
+        }
+    }
+
+    /** The 500 set while {@code /fail} is decoded waits for the answer to the request before it. */
+    @Test
+    void aFailureInTheMiddleOfAPipelineIsAnsweredInItsTurn() throws Exception {
+        started = new CountDownLatch(1);
+        release = new CountDownLatch(1);
+        try (LogCapture log = new LogCapture();
+                Server server = Server.start(handler, ServerOptions.defaults().withWorkers(1).withIoThreads(1));
+                RawClient raw = new RawClient(server.port())) {
+            raw.send(get("/slow") + get("/fail") + get("/after"));
+            assertTrue(started.await(WAIT.toSeconds(), TimeUnit.SECONDS));
+            release.countDown();
+            List<RawClient.Reply> replies = raw.read(3, WAIT);
+            assertEquals(List.of("ok /slow", "500 Internal Server Error", "ok /after"),
+                    replies.stream().map(RawClient.Reply::body).toList());
+            assertEquals(1, log.records().size(), "the failure is logged once");
+        } finally {
+            release.countDown();
         }
     }
 }
