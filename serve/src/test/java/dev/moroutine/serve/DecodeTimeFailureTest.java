@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A handler that throws a RuntimeException while making its task is answered 500 as its request is
- * decoded, in the middle of the read that holds the requests pipelined after it.
+ * A handler that throws a RuntimeException while making its task, in a read that holds requests
+ * pipelined after it: its 500 is answered in its turn, and a drain that begins meanwhile still ends
+ * the connection. (Were the 500 set as the request is decoded, in the middle of the read, the drain
+ * would start there and keep a partial request read after it waiting for a body it never reads.)
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DecodeTimeFailureTest {

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Timeout;
  * The server logs a request that its pool refuses to run (here a handler's task that is a channel,
  * which runs on no worker) and answers 500. The log handler is user code: one that waits for a
  * task on an idle worker of its own pool (an appender that ships records through moroutines)
- * must not hang the I/O thread. The refusal is logged inside the Inbox's deferred submissions,
- * so the log handler's own dispatch is deferred too, and nothing wakes the worker it waits for.
+ * must not hang the I/O thread. Were the refusal logged inside the Inbox's deferred submissions,
+ * the log handler's own dispatch would be deferred too, and nothing would wake the worker it waits for.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SubmitFailureLoggingTest {
