@@ -59,10 +59,10 @@ import java.util.concurrent.locks.LockSupport;
  * its items in batches ({@link Envelope#PULL}, one pull at a time) and emits each batch into the caller's
  * pipe as one run ({@link Pipe#emitRun}). Each pull carries the count the caller's consumer has taken, which the member's producer
  * counts its lead against (see {@link StreamServer}): so the caller's pipe, of the same high-water
- * mark, always has room, and the pump never waits on it. It pulls when the member may send at least
- * {@link #PULL_WINDOW} of a high-water mark (its consumer's count plus the high-water mark, less what
- * came), else waits for the consumer to take more: so one pull carries many items, and the next
- * travels while the consumer takes the last ones. A consumer's close wakes a waiting pump before it
+ * mark, always has room, and the pump never waits on it. Between pulls it waits, woken once by the
+ * take that reaches the count {@link PullPacing} gives: a consumer that takes a whole window within a
+ * round trip is answered a window per pull, once it has taken everything; a slower one is pulled for
+ * while it still has a round trip's worth of items. A consumer's close wakes a waiting pump before it
  * settles the task, so the pump looks at its pipe too: a closed pipe, it cancels the task on the member.
  * A stream settled before the member's answer to its STREAM is cancelled again when that answer comes:
  * its first CANCEL travels on another executor, and may have reached the member before the STREAM.
@@ -82,8 +82,6 @@ public final class ClusterWorker implements Worker {
     /** The most tasks, and about the most bytes, in one batch. */
     private static final int MAX_BATCH = 1024;
     private static final int MAX_BATCH_BYTES = 1 << 20;
-    /** The share of a stream's high-water mark that the member must be free to send before the pump pulls. */
-    static final double PULL_WINDOW = 0.5;
 
     private final String name;
     private final int index;
@@ -395,8 +393,7 @@ public final class ClusterWorker implements Worker {
     @SuppressWarnings("unchecked") // a streaming call's output is its pipe
     private void pump(Pending pending) {
         Pipe<Object> pipe = (Pipe<Object>) pending.execution.output().open(this);
-        int highWaterMark = pipe.highWaterMark();
-        long threshold = Math.max(1, (long) Math.ceil(highWaterMark * PULL_WINDOW));
+        PullPacing pacing = new PullPacing(pipe.highWaterMark());
         Thread pumpThread = Thread.currentThread();
         long received = 0;
         try {
@@ -411,13 +408,16 @@ public final class ClusterWorker implements Worker {
                     return;
                 }
                 long consumed = pipe.consumedCount();
-                if (consumed + highWaterMark - received < threshold) {
-                    pipe.wakeOnConsumption(() -> LockSupport.unpark(pumpThread)); // then look again: one sees the other
-                    if (pipe.consumedCount() == consumed && !pipe.cancelled() && inFlight.containsKey(pending.seq)) {
+                long pullAt = pacing.pullAt(received);
+                if (consumed < pullAt) {
+                    // woken once, by the take that reaches the count (or the pipe's end); then look again: one sees the other
+                    pipe.wakeOnConsumption(pullAt, () -> LockSupport.unpark(pumpThread));
+                    if (pipe.consumedCount() < pullAt && !pipe.cancelled() && inFlight.containsKey(pending.seq)) {
                         LockSupport.park(this);
                     }
                     continue;
                 }
+                pacing.pulling(System.nanoTime(), consumed);
                 byte[] reply;
                 try {
                     reply = backend.control().submitToMember(new Envelope(Envelope.PULL, backend.poolId(), pending.seq, consumed,
@@ -434,6 +434,7 @@ public final class ClusterWorker implements Worker {
                         pipe.emitRun(backend.codec().decodeItems(reply, StreamServer.HEADER, count), count);
                         received += count;
                     }
+                    pacing.handed(System.nanoTime(), pipe.consumedCount(), count);
                     if (kind == MemberSide.END) {
                         pipe.finish();
                         if (settle(pending)) {
