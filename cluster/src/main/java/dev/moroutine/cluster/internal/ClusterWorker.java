@@ -50,6 +50,8 @@ import java.util.concurrent.locks.LockSupport;
  * out. A member that leaves settles all of its tasks at once ({@link #memberLeft}), and Hazelcast fails
  * every invocation it had sent there too ({@code MemberLeftException}), so no caller waits for
  * an answer that will not come. A task of an idempotent moroutine goes to another member instead.
+ * The caller's own Hazelcast instance that shuts down settles them all too ({@link #callerShutDown}):
+ * no answer, pull or cancel can travel any more.
  *
  * <p>A task's timeout (its own, or the pool's) is the member's to enforce, counted from the task's
  * start there, as on a thread: the member's worker stops it and answers with the {@code TimeoutException}.
@@ -64,14 +66,18 @@ import java.util.concurrent.locks.LockSupport;
  * round trip is answered a window per pull, once it has taken everything; a slower one is pulled for
  * while it still has a round trip's worth of items. A consumer's close wakes a waiting pump before it
  * settles the task, so the pump looks at its pipe too: a closed pipe, it cancels the task on the member.
+ * Whatever else settles a stream (a stop, its member leaving, the caller's instance shutting down) wakes
+ * its pump ({@link #settle}: the pump announces itself in the task's {@code pump} before it first looks
+ * whether the task is in flight, and a settle takes the task out before it reads {@code pump}: so either
+ * the pump sees the task settled or the settle sees the pump), and the pump, seeing it settled, ends.
  * A stream settled before the member's answer to its STREAM is cancelled again when that answer comes:
  * its first CANCEL travels on another executor, and may have reached the member before the STREAM.
  *
  * <h2>Lifecycle</h2>
  * OPEN, then DRAINING ({@link #drain}: tasks sent still run; the pool on the member is closed when the
  * last one is answered) or STOPPED ({@link #forceStop}: tasks are cancelled here and interrupted
- * there; or {@link #memberLeft}). Stopped once the member has closed its pool (its task-arg values
- * closed) or has left.
+ * there; or {@link #memberLeft}, or {@link #callerShutDown}). Stopped once the member has closed its pool
+ * (its task-arg values closed), has left, or can no longer be reached.
  */
 public final class ClusterWorker implements Worker {
 
@@ -100,8 +106,10 @@ public final class ClusterWorker implements Worker {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile int lifecycle = OPEN;
     private volatile String stopReason;
-    /** Set when the member left: what settles its tasks says so. */
+    /** Set when the member left or the caller's instance shut down: nothing is sent to the member any more. */
     private volatile String leftReason;
+    /** Set when the caller's Hazelcast instance shut down: a stop settles each task with the failure that says so. */
+    private volatile String callerGone;
 
     /** A task sent to the member and not settled yet. */
     final class Pending {
@@ -109,6 +117,8 @@ public final class ClusterWorker implements Worker {
         final byte[] request;
         final boolean streaming;
         final long seq;
+        /** A stream's pump thread, once it runs: woken by whatever settles the task (see the class comment). */
+        volatile Thread pump;
 
         Pending(Execution<?> execution, byte[] request, boolean streaming, long seq) {
             this.execution = execution;
@@ -275,10 +285,14 @@ public final class ClusterWorker implements Worker {
         return own == null ? -1 : TimeUnit.NANOSECONDS.convert(own);
     }
 
-    /** Takes the task out of flight: true for the one caller that may complete it. */
+    /** Takes the task out of flight, and wakes its pump if it waits: true for the one caller that may complete it. */
     private boolean settle(Pending pending) {
         if (!inFlight.remove(pending.seq, pending)) {
             return false;
+        }
+        Thread pump = pending.pump; // read after the removal: a pump that announced itself later sees the removal
+        if (pump != null && pump != Thread.currentThread()) {
+            LockSupport.unpark(pump);
         }
         active.decrementAndGet();
         drained();
@@ -332,6 +346,9 @@ public final class ClusterWorker implements Worker {
 
     /** Hazelcast could not deliver the task or its answer. */
     private void failed(Pending pending, Throwable failure) {
+        if (!inFlight.containsKey(pending.seq) || callerGoing()) {
+            return; // settled already, or now with every other task: the caller's instance is shutting down
+        }
         if (ClusterBackend.memberGone(failure) || !backend.hazelcast().getCluster().getMembers().contains(member)) {
             lost(pending, "it left the cluster (" + failure + ")");
             return;
@@ -367,6 +384,34 @@ public final class ClusterWorker implements Worker {
         stopped.countDown();
     }
 
+    /**
+     * The caller's Hazelcast instance is shutting down (its lifecycle listener: a member's before it stops, a
+     * client's while it stops; or a failure that found it stopped): every task settles now with a failure that
+     * says so, and new ones are refused. Nothing is sent to the member any more; the members close the pool
+     * when the instance that owns it leaves.
+     *
+     * @param instance the instance's name, for the messages
+     */
+    void callerShutDown(String instance) {
+        callerGone = "the caller's Hazelcast instance " + instance + " shut down";
+        leftReason = callerGone + " (close the pool before its Hazelcast instance)";
+        stopReason = leftReason;
+        lifecycle = STOPPED;
+        for (Pending pending : inFlight.values()) {
+            abandon(pending);
+        }
+        stopped.countDown();
+    }
+
+    /** Whether the caller's instance is shutting down: then every task settles now (if its listener has not yet), this one too. */
+    private boolean callerGoing() {
+        if (backend.callerRunning()) {
+            return false;
+        }
+        backend.callerShutDown();
+        return true;
+    }
+
     private void cancelled(Pending pending) {
         if (settle(pending)) {
             sendCancel(pending.seq);
@@ -395,6 +440,7 @@ public final class ClusterWorker implements Worker {
         Pipe<Object> pipe = (Pipe<Object>) pending.execution.output().open(this);
         PullPacing pacing = new PullPacing(pipe.highWaterMark());
         Thread pumpThread = Thread.currentThread();
+        pending.pump = pumpThread; // before the first look at inFlight: see settle
         long received = 0;
         try {
             for (;;) {
@@ -460,6 +506,9 @@ public final class ClusterWorker implements Worker {
                 sendCancel(pending.seq);
             }
         } catch (RuntimeException | Error broken) {
+            if (broken instanceof RuntimeException && callerGoing()) {
+                return; // a stopped instance refused the pull
+            }
             if (settle(pending)) {
                 pending.execution.completeExceptionally(broken);
                 sendCancel(pending.seq);
@@ -468,9 +517,17 @@ public final class ClusterWorker implements Worker {
     }
 
     private void abandon(Pending pending) {
-        if (settle(pending)) {
-            pending.execution.cancel(stopReason + " while this task was on " + this);
+        if (!settle(pending)) {
+            return;
         }
+        String gone = callerGone;
+        if (gone == null) {
+            pending.execution.cancel(stopReason + " while this task was on " + this);
+            return;
+        }
+        pending.execution.completeExceptionally(new IllegalStateException(gone + " while " + pending.execution.invocation()
+                + " was on " + this + ", so it was given up here; it may or may not have run there. Close the pool (and"
+                + " its streams) before you shut down the Hazelcast instance it was made with"));
     }
 
     /** Once draining and every task answered: closes the pool on the member, which closes the task-arg values there. */
