@@ -21,13 +21,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Review of the pull that takes from the member's pipe itself: a long stream whose producer and
- * consumer both stall at random (across the linger of a pull, and now and then across a pull's
- * whole wait), so that pulls end at their deadline, at their linger, with full credit and at the
- * end; every item must come exactly once, in order.
+ * The pull that takes from the member's pipe itself, at its boundaries: a long stream whose producer
+ * and consumer both stall at random (across the linger of a pull, and now and then across a pull's
+ * whole wait), so that pulls end at their deadline, at their linger, with full credit and at the end;
+ * every item comes exactly once, in order, at windows of 1024, 7 and 1.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
-class PullBoundaryReviewTest {
+class StallingStreamTest {
 
     /** Stalls are spins on the clock (parkNanos), not waits for an event: they only shift timing. */
     private static void stall(long nanos) {
@@ -55,7 +55,7 @@ class PullBoundaryReviewTest {
 
     @BeforeAll
     static void startMembers() {
-        members = new Members("pull-boundary-review");
+        members = new Members("stalling-stream");
         two = members.start(2);
     }
 
