@@ -36,7 +36,9 @@ import java.util.function.Function;
  * settled, so balancers never choose it again. Each task it had settles exactly once: it runs again
  * on another member if its moroutine is {@linkplain ClusterOptions#idempotent idempotent}, else it
  * fails with a {@link dev.moroutine.WorkerDiedException} naming the member. Closing the pool never
- * shuts down the Hazelcast instance.
+ * shuts down the Hazelcast instance; an instance that shuts down before its pool is closed fails every
+ * task and stream of the pool still in flight at once, with an {@link IllegalStateException} that says
+ * so, and the pool refuses new tasks.
  *
  * <p>Streaming moroutines stream from the member with backpressure. Shared memory
  * ({@link dev.moroutine.shared.SharedValue}), signals, and stream or channel arguments do not cross

@@ -6,6 +6,8 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.IExecutorService;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.core.LifecycleService;
 import com.hazelcast.core.MemberLeftException;
 import com.hazelcast.partition.Partition;
 import com.hazelcast.spi.exception.TargetDisconnectedException;
@@ -32,18 +34,21 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One pool's link to the cluster: its workers by member, the codec, Hazelcast's executors, and the
+ * One pool's link to the cluster: its workers by member, the codec, Hazelcast's executors, the
  * membership listener that adds a worker for a member that joins and settles the tasks of one that
- * leaves.
+ * leaves, and the lifecycle listener that settles every task when the caller's own instance shuts
+ * down (else a stream's pump would wait for ever for takes, or answers, that no longer come).
  *
  * <p>A member becomes a worker once it has opened the pool ({@link Envelope#OPEN}: it then knows the
  * registered classes and the pool's settings); {@link WorkerPool#addWorker} gives it the next index.
  * A member that leaves is taken out of the pool ({@link WorkerPool#removeWorker}), then its worker
  * settles every task it had. So a balancer sees a member that joined from its next task on, and
- * never sees one that left after it was taken out.
+ * never sees one that left after it was taken out. A worker made after the caller's instance began to
+ * shut down is settled as it is made: {@code callerGone} is set before the workers are looked at.
  */
 public final class ClusterBackend {
 
@@ -60,6 +65,12 @@ public final class ClusterBackend {
     private final IExecutorService control;
     private final Map<UUID, ClusterWorker> workers = new ConcurrentHashMap<>();
     private volatile WorkerPool pool;
+    /** The caller's instance's lifecycle, held: the instance's own answers a terminated one once it is gone. */
+    private final LifecycleService lifecycle;
+    /** The caller's instance's name, held: a client that shuts down no longer says it. */
+    private final String instanceName;
+    /** Set once the caller's instance is shutting down. */
+    private final AtomicBoolean callerGone = new AtomicBoolean();
 
     private ClusterBackend(HazelcastInstance hazelcast, ClusterOptions options, String poolName) {
         this.hazelcast = hazelcast;
@@ -68,6 +79,8 @@ public final class ClusterBackend {
         this.codec = Codecs.of(options.registered());
         this.tasks = hazelcast.getExecutorService(options.executorName());
         this.control = hazelcast.getExecutorService(options.executorName() + "-control");
+        this.lifecycle = hazelcast.getLifecycleService();
+        this.instanceName = hazelcast.getName();
     }
 
     /**
@@ -82,15 +95,30 @@ public final class ClusterBackend {
         String name = settings.threadNamePrefix().orElse("moroutine-cluster-" + POOLS.incrementAndGet());
         ClusterBackend backend = new ClusterBackend(hazelcast, options, name);
         UUID listener = hazelcast.getCluster().addMembershipListener(backend.new Membership());
+        // A member fires SHUTTING_DOWN on the thread that shuts it down, before it stops; a client fires it on its own
+        // thread while it stops: so failures of a stopped client settle the tasks too (see ClusterWorker.failed).
+        UUID shutdown = backend.lifecycle.addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+                backend.callerShutDown();
+            }
+        });
+        Runnable unlisten = () -> {
+            backend.lifecycle.removeLifecycleListener(shutdown);
+            try {
+                hazelcast.getCluster().removeMembershipListener(listener);
+            } catch (IllegalStateException gone) {
+                // shut down (HazelcastInstanceNotActiveException, or a client's HazelcastClientNotActiveException): its listeners went too
+            }
+        };
         List<Member> opened;
         try {
             opened = backend.open(new ArrayList<>(hazelcast.getCluster().getMembers()));
         } catch (RuntimeException failed) {
-            hazelcast.getCluster().removeMembershipListener(listener);
+            unlisten.run();
             throw failed;
         }
         if (opened.isEmpty()) {
-            hazelcast.getCluster().removeMembershipListener(listener);
+            unlisten.run();
             throw new IllegalStateException("no member of the cluster of " + hazelcast.getName() + " opened pool " + name
                     + ", so it would have no workers");
         }
@@ -101,14 +129,36 @@ public final class ClusterBackend {
                     (workerName, index, group) -> backend.make(opened.get(index), workerName, index, group));
             backend.pool = made;
         }
-        made.signal().onAbort(() -> hazelcast.getCluster().removeMembershipListener(listener));
+        made.signal().onAbort(unlisten);
         return made;
     }
 
     private Worker make(Member member, String name, int index, dev.moroutine.internal.dispatch.WorkerGroup group) {
         ClusterWorker worker = new ClusterWorker(name, index, group, this, member);
         workers.put(member.getUuid(), worker);
+        if (callerGone.get()) { // made while the caller's instance shuts down: the listener may have missed it
+            worker.callerShutDown(instanceName);
+        }
         return worker;
+    }
+
+    /**
+     * The caller's instance is shutting down (its lifecycle listener, or a worker that saw it stopped):
+     * every worker settles its tasks and refuses more. The first call does it; a worker made later sees
+     * {@code callerGone} (see {@link #make}).
+     */
+    void callerShutDown() {
+        if (!callerGone.compareAndSet(false, true)) {
+            return;
+        }
+        for (ClusterWorker worker : workers.values()) {
+            worker.callerShutDown(instanceName);
+        }
+    }
+
+    /** Whether the caller's instance still runs: false from the start of its shutdown on. */
+    boolean callerRunning() {
+        return !callerGone.get() && lifecycle.isRunning();
     }
 
     /** Opens the pool on these members, at once; the members that did it, in order. */

@@ -50,6 +50,8 @@ import java.util.concurrent.locks.LockSupport;
  * out. A member that leaves settles all of its tasks at once ({@link #memberLeft}), and Hazelcast fails
  * every invocation it had sent there too ({@code MemberLeftException}), so no caller waits for
  * an answer that will not come. A task of an idempotent moroutine goes to another member instead.
+ * The caller's own Hazelcast instance that shuts down settles them all too ({@link #callerShutDown}):
+ * no answer, pull or cancel can travel any more.
  *
  * <p>A task's timeout (its own, or the pool's) is the member's to enforce, counted from the task's
  * start there, as on a thread: the member's worker stops it and answers with the {@code TimeoutException}.
@@ -59,19 +61,23 @@ import java.util.concurrent.locks.LockSupport;
  * its items in batches ({@link Envelope#PULL}, one pull at a time) and emits each batch into the caller's
  * pipe as one run ({@link Pipe#emitRun}). Each pull carries the count the caller's consumer has taken, which the member's producer
  * counts its lead against (see {@link StreamServer}): so the caller's pipe, of the same high-water
- * mark, always has room, and the pump never waits on it. It pulls when the member may send at least
- * {@link #PULL_WINDOW} of a high-water mark (its consumer's count plus the high-water mark, less what
- * came), else waits for the consumer to take more: so one pull carries many items, and the next
- * travels while the consumer takes the last ones. A consumer's close wakes a waiting pump before it
+ * mark, always has room, and the pump never waits on it. Between pulls it waits, woken once by the
+ * take that reaches the count {@link PullPacing} gives: a consumer that takes a whole window within a
+ * round trip is answered a window per pull, once it has taken everything; a slower one is pulled for
+ * while it still has a round trip's worth of items. A consumer's close wakes a waiting pump before it
  * settles the task, so the pump looks at its pipe too: a closed pipe, it cancels the task on the member.
+ * Whatever else settles a stream (a stop, its member leaving, the caller's instance shutting down) wakes
+ * its pump ({@link #settle}: the pump announces itself in the task's {@code pump} before it first looks
+ * whether the task is in flight, and a settle takes the task out before it reads {@code pump}: so either
+ * the pump sees the task settled or the settle sees the pump), and the pump, seeing it settled, ends.
  * A stream settled before the member's answer to its STREAM is cancelled again when that answer comes:
  * its first CANCEL travels on another executor, and may have reached the member before the STREAM.
  *
  * <h2>Lifecycle</h2>
  * OPEN, then DRAINING ({@link #drain}: tasks sent still run; the pool on the member is closed when the
  * last one is answered) or STOPPED ({@link #forceStop}: tasks are cancelled here and interrupted
- * there; or {@link #memberLeft}). Stopped once the member has closed its pool (its task-arg values
- * closed) or has left.
+ * there; or {@link #memberLeft}, or {@link #callerShutDown}). Stopped once the member has closed its pool
+ * (its task-arg values closed), has left, or can no longer be reached.
  */
 public final class ClusterWorker implements Worker {
 
@@ -82,8 +88,6 @@ public final class ClusterWorker implements Worker {
     /** The most tasks, and about the most bytes, in one batch. */
     private static final int MAX_BATCH = 1024;
     private static final int MAX_BATCH_BYTES = 1 << 20;
-    /** The share of a stream's high-water mark that the member must be free to send before the pump pulls. */
-    static final double PULL_WINDOW = 0.5;
 
     private final String name;
     private final int index;
@@ -102,8 +106,10 @@ public final class ClusterWorker implements Worker {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile int lifecycle = OPEN;
     private volatile String stopReason;
-    /** Set when the member left: what settles its tasks says so. */
+    /** Set when the member left or the caller's instance shut down: nothing is sent to the member any more. */
     private volatile String leftReason;
+    /** Set when the caller's Hazelcast instance shut down: a stop settles each task with the failure that says so. */
+    private volatile String callerGone;
 
     /** A task sent to the member and not settled yet. */
     final class Pending {
@@ -111,6 +117,8 @@ public final class ClusterWorker implements Worker {
         final byte[] request;
         final boolean streaming;
         final long seq;
+        /** A stream's pump thread, once it runs: woken by whatever settles the task (see the class comment). */
+        volatile Thread pump;
 
         Pending(Execution<?> execution, byte[] request, boolean streaming, long seq) {
             this.execution = execution;
@@ -277,10 +285,14 @@ public final class ClusterWorker implements Worker {
         return own == null ? -1 : TimeUnit.NANOSECONDS.convert(own);
     }
 
-    /** Takes the task out of flight: true for the one caller that may complete it. */
+    /** Takes the task out of flight, and wakes its pump if it waits: true for the one caller that may complete it. */
     private boolean settle(Pending pending) {
         if (!inFlight.remove(pending.seq, pending)) {
             return false;
+        }
+        Thread pump = pending.pump; // read after the removal: a pump that announced itself later sees the removal
+        if (pump != null && pump != Thread.currentThread()) {
+            LockSupport.unpark(pump);
         }
         active.decrementAndGet();
         drained();
@@ -334,6 +346,9 @@ public final class ClusterWorker implements Worker {
 
     /** Hazelcast could not deliver the task or its answer. */
     private void failed(Pending pending, Throwable failure) {
+        if (!inFlight.containsKey(pending.seq) || callerGoing()) {
+            return; // settled already, or now with every other task: the caller's instance is shutting down
+        }
         if (ClusterBackend.memberGone(failure) || !backend.hazelcast().getCluster().getMembers().contains(member)) {
             lost(pending, "it left the cluster (" + failure + ")");
             return;
@@ -369,6 +384,34 @@ public final class ClusterWorker implements Worker {
         stopped.countDown();
     }
 
+    /**
+     * The caller's Hazelcast instance is shutting down (its lifecycle listener: a member's before it stops, a
+     * client's while it stops; or a failure that found it stopped): every task settles now with a failure that
+     * says so, and new ones are refused. Nothing is sent to the member any more; the members close the pool
+     * when the instance that owns it leaves.
+     *
+     * @param instance the instance's name, for the messages
+     */
+    void callerShutDown(String instance) {
+        callerGone = "the caller's Hazelcast instance " + instance + " shut down";
+        leftReason = callerGone + " (close the pool before its Hazelcast instance)";
+        stopReason = leftReason;
+        lifecycle = STOPPED;
+        for (Pending pending : inFlight.values()) {
+            abandon(pending);
+        }
+        stopped.countDown();
+    }
+
+    /** Whether the caller's instance is shutting down: then every task settles now (if its listener has not yet), this one too. */
+    private boolean callerGoing() {
+        if (backend.callerRunning()) {
+            return false;
+        }
+        backend.callerShutDown();
+        return true;
+    }
+
     private void cancelled(Pending pending) {
         if (settle(pending)) {
             sendCancel(pending.seq);
@@ -395,9 +438,9 @@ public final class ClusterWorker implements Worker {
     @SuppressWarnings("unchecked") // a streaming call's output is its pipe
     private void pump(Pending pending) {
         Pipe<Object> pipe = (Pipe<Object>) pending.execution.output().open(this);
-        int highWaterMark = pipe.highWaterMark();
-        long threshold = Math.max(1, (long) Math.ceil(highWaterMark * PULL_WINDOW));
+        PullPacing pacing = new PullPacing(pipe.highWaterMark());
         Thread pumpThread = Thread.currentThread();
+        pending.pump = pumpThread; // before the first look at inFlight: see settle
         long received = 0;
         try {
             for (;;) {
@@ -411,13 +454,16 @@ public final class ClusterWorker implements Worker {
                     return;
                 }
                 long consumed = pipe.consumedCount();
-                if (consumed + highWaterMark - received < threshold) {
-                    pipe.wakeOnConsumption(() -> LockSupport.unpark(pumpThread)); // then look again: one sees the other
-                    if (pipe.consumedCount() == consumed && !pipe.cancelled() && inFlight.containsKey(pending.seq)) {
+                long pullAt = pacing.pullAt(received);
+                if (consumed < pullAt) {
+                    // woken once, by the take that reaches the count (or the pipe's end); then look again: one sees the other
+                    pipe.wakeOnConsumption(pullAt, () -> LockSupport.unpark(pumpThread));
+                    if (pipe.consumedCount() < pullAt && !pipe.cancelled() && inFlight.containsKey(pending.seq)) {
                         LockSupport.park(this);
                     }
                     continue;
                 }
+                pacing.pulling(System.nanoTime(), consumed);
                 byte[] reply;
                 try {
                     reply = backend.control().submitToMember(new Envelope(Envelope.PULL, backend.poolId(), pending.seq, consumed,
@@ -434,6 +480,7 @@ public final class ClusterWorker implements Worker {
                         pipe.emitRun(backend.codec().decodeItems(reply, StreamServer.HEADER, count), count);
                         received += count;
                     }
+                    pacing.handed(System.nanoTime(), pipe.consumedCount(), count);
                     if (kind == MemberSide.END) {
                         pipe.finish();
                         if (settle(pending)) {
@@ -459,6 +506,9 @@ public final class ClusterWorker implements Worker {
                 sendCancel(pending.seq);
             }
         } catch (RuntimeException | Error broken) {
+            if (broken instanceof RuntimeException && callerGoing()) {
+                return; // a stopped instance refused the pull
+            }
             if (settle(pending)) {
                 pending.execution.completeExceptionally(broken);
                 sendCancel(pending.seq);
@@ -467,9 +517,17 @@ public final class ClusterWorker implements Worker {
     }
 
     private void abandon(Pending pending) {
-        if (settle(pending)) {
-            pending.execution.cancel(stopReason + " while this task was on " + this);
+        if (!settle(pending)) {
+            return;
         }
+        String gone = callerGone;
+        if (gone == null) {
+            pending.execution.cancel(stopReason + " while this task was on " + this);
+            return;
+        }
+        pending.execution.completeExceptionally(new IllegalStateException(gone + " while " + pending.execution.invocation()
+                + " was on " + this + ", so it was given up here; it may or may not have run there. Close the pool (and"
+                + " its streams) before you shut down the Hazelcast instance it was made with"));
     }
 
     /** Once draining and every task answered: closes the pool on the member, which closes the task-arg values there. */

@@ -17,9 +17,10 @@ import org.apache.fory.memory.MemoryBuffer;
 
 /**
  * On a member, the output of one streaming task, served to its owner's pulls ({@link Envelope#PULL}).
- * The function emits into a {@link Pipe#forwarding forwarding} pipe; a forwarder (a platform thread:
- * see {@link ClusterWorker}'s pump for why) moves what the pipe holds, in runs, into the outbox; a pull, on one of Hazelcast's executor
- * threads, answers with the outbox's items as one Fory array ({@link Codec#encodeItems}).
+ * The function emits into a {@link Pipe#forwarding forwarding} pipe, whose consumer is the pull at
+ * hand: a pull, on one of Hazelcast's executor threads, takes what the pipe holds (waiting for it
+ * with {@link Pipe#awaitReady}, so that the producer's emit wakes the pull itself, with no thread
+ * between them) and answers with those items as one Fory array ({@link Codec#encodeItems}).
  *
  * <h2>Flow control: credit</h2>
  * A pull carries the count the owner's consumer has taken ({@link Pipe#acknowledge}): the pipe
@@ -34,7 +35,8 @@ import org.apache.fory.memory.MemoryBuffer;
  * first item came (a slow producer's items do not wait for a full batch), or {@link #PULL_WAIT_NANOS}
  * without any item (an empty answer: the owner pulls again). So a fast producer's items cross in
  * batches of about a window each, as Hazelcast's own callables would carry them, and one message
- * costs one invocation however many items it holds.
+ * costs one invocation however many items it holds. Items the byte budget leaves out stay in the
+ * outbox for the next pull.
  *
  * <h2>The end</h2>
  * Once the pipe has ended and the task has completed, the outcome follows the last items: the pull
@@ -42,8 +44,14 @@ import org.apache.fory.memory.MemoryBuffer;
  * answers the failure. An item that cannot cross ({@link Codec#encodeItems} refuses it) ends the
  * stream so too: the producer is stopped, the items before it go, and the next pull answers why.
  * Closing ({@link #close}) cancels the task and answers every pull at once.
- * The outbox and counts are guarded by {@code lock}, so successive pulls, on whatever threads, see
- * each other's takes.
+ *
+ * <h2>Threads</h2>
+ * Pulls come one at a time, each on whatever executor thread Hazelcast picks; each holds
+ * {@code pulling} throughout, so the pipe's one consumer moves from thread to thread with the lock's
+ * ordering, and successive pulls see each other's takes and the outbox. What other threads change
+ * never waits for a pull: the task's completion (on the member's worker thread) records its outcome
+ * under {@code lock} and wakes a pull waiting for it through {@code changed}; {@link #close} (on
+ * another executor thread) sets {@code closed} and cancels the pipe, which ends a pull's wait in it.
  */
 final class StreamServer extends PipeOutput {
 
@@ -60,16 +68,25 @@ final class StreamServer extends PipeOutput {
     private final String memberName;
     private final Function<Throwable, byte[]> failedAnswer;
     private final Supplier<byte[]> closedAnswer;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    /** Held by a pull throughout: it guards the pipe's consumer end and the fields below it. */
+    private final ReentrantLock pulling = new ReentrantLock();
     private final List<Object> outbox = new ArrayList<>();
+    /** Where a pull takes a run of the pipe's items. */
+    private final Object[] run;
     /** Items handed out in answers. */
     private long sent;
     /** The owner's consumer's count, as the last pull said. */
     private long credit;
-    private boolean ended;
-    private Throwable failure;
-    private boolean closed;
+    /** The pipe has ended for its consumer (or an item could not cross): nothing more is taken from it. */
+    private boolean drained;
+    /** Guards the writes of the outcome (the task's completion against a refused item) and signals {@code changed}. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    /** The task has completed (or an item could not cross): with {@code drained}, the stream's outcome is known. */
+    private volatile boolean completed;
+    /** Written before {@code completed}. */
+    private volatile Throwable failure;
+    private volatile boolean closed;
     /** Set before the task is dispatched; read by pulls on other threads. */
     private volatile Execution<Object> execution;
 
@@ -80,44 +97,19 @@ final class StreamServer extends PipeOutput {
         this.memberName = memberName;
         this.failedAnswer = failedAnswer;
         this.closedAnswer = closedAnswer;
+        this.run = new Object[Math.max(1, Math.min(highWaterMark, 4096))];
     }
 
-    /** Starts forwarding the items of {@code running}, whose output this is. */
+    /** Serves the items of {@code running}, whose output this is: its outcome follows them. */
     void start(Execution<Object> running) {
         this.execution = running;
-        Thread.ofPlatform().daemon().name("moroutine-cluster-forwarder").start(this::forward);
-    }
-
-    private void forward() {
-        Object[] run = new Object[Math.max(1, Math.min(pipe.highWaterMark(), 4096))];
-        try {
-            for (int n; (n = pipe.nextRun(run)) > 0; ) {
-                lock.lock();
-                try {
-                    boolean first = outbox.isEmpty();
-                    if (!ended) { // else an item could not cross: nothing after it goes (see the class comment)
-                        for (int i = 0; i < n; i++) { // not addAll(asList(run).subList(…)): its toArray walks an iterator
-                            outbox.add(run[i]);
-                        }
-                    }
-                    if (first || outbox.size() >= credit + pipe.highWaterMark() - sent) {
-                        changed.signalAll(); // a waiting pull starts to linger, or has all its credit allows
-                    }
-                } finally {
-                    lock.unlock();
-                }
-                Arrays.fill(run, 0, n, null);
-            }
-        } catch (RuntimeException stopped) {
-            // the pipe failed or was stopped: the execution's outcome is the answer
-        }
-        execution.whenComplete((value, thrown) -> {
+        running.whenComplete((value, thrown) -> {
             lock.lock();
             try {
-                ended = true;
                 if (failure == null) { // an item that could not cross failed the stream first
                     failure = thrown;
                 }
+                completed = true;
                 changed.signalAll();
             } finally {
                 lock.unlock();
@@ -134,37 +126,68 @@ final class StreamServer extends PipeOutput {
      */
     byte[] pull(long consumed) throws InterruptedException {
         pipe.acknowledge(consumed);
-        lock.lock();
+        pulling.lock();
         try {
             credit = Math.max(credit, consumed);
             long deadline = System.nanoTime() + PULL_WAIT_NANOS;
-            for (;;) {
-                if (closed) {
-                    return closedAnswer.get();
+            long lingerEnd = Long.MAX_VALUE;
+            while (!closed && !drained && outbox.size() < credit + pipe.highWaterMark() - sent) {
+                if (!outbox.isEmpty() && lingerEnd == Long.MAX_VALUE) {
+                    lingerEnd = System.nanoTime() + LINGER_NANOS; // it has an item: more may come meanwhile
                 }
-                if (ended || (!outbox.isEmpty() && outbox.size() >= credit + pipe.highWaterMark() - sent)) {
-                    break;
+                if (!pipe.awaitReady(Math.min(deadline, lingerEnd))) {
+                    break; // no more in time: answer what there is
                 }
-                long now = System.nanoTime();
-                if (!outbox.isEmpty()) {
-                    deadline = Math.min(deadline, now + LINGER_NANOS);
-                }
-                if (deadline - now <= 0) {
-                    break;
-                }
+                take();
+            }
+            if (drained && !completed) {
+                awaitCompletion(deadline); // the pipe has ended: its task completes next
+            }
+            if (closed) {
+                return closedAnswer.get();
+            }
+            boolean ended = drained && completed;
+            Throwable failed = failure;
+            if (ended && outbox.isEmpty() && failed != null) {
+                return failedAnswer.apply(failed);
+            }
+            return answer(ended);
+        } finally {
+            pulling.unlock();
+        }
+    }
+
+    private void awaitCompletion(long deadline) throws InterruptedException {
+        lock.lock();
+        try {
+            for (long now = System.nanoTime(); !closed && !completed && deadline - now > 0; now = System.nanoTime()) {
                 changed.awaitNanos(deadline - now);
             }
-            if (ended && outbox.isEmpty() && failure != null) {
-                return failedAnswer.apply(failure);
-            }
-            return answer();
         } finally {
             lock.unlock();
         }
     }
 
-    /** The outbox's items (as many as the byte budget takes), as one array; holds the lock. */
-    private byte[] answer() {
+    /** Takes a run of the pipe's items into the outbox (an item is ready), or finds its end. Holds {@code pulling}. */
+    private void take() {
+        int n;
+        try {
+            n = pipe.nextRun(run);
+        } catch (RuntimeException stopped) {
+            n = 0; // the pipe failed or was stopped: the task's outcome is the answer
+        }
+        if (n == 0) {
+            drained = true;
+            return;
+        }
+        for (int i = 0; i < n; i++) { // not addAll(asList(run).subList(…)): its toArray walks an iterator
+            outbox.add(run[i]);
+        }
+        Arrays.fill(run, 0, n, null);
+    }
+
+    /** The outbox's items (as many as the byte budget takes), as one array, and whether the stream ended with them; holds {@code pulling}. */
+    private byte[] answer(boolean ended) {
         MemoryBuffer out = MemoryBuffer.newHeapBuffer(HEADER + 16 * outbox.size() + 16);
         out.writerIndex(HEADER);
         int count = 0;
@@ -192,7 +215,7 @@ final class StreamServer extends PipeOutput {
     /**
      * An item of the outbox cannot cross: the stream fails with that, after the items before it. The
      * producer stops, the outbox keeps only those items, and the pull that finds it empty answers the
-     * failure, as it answers the producer's own. Holds the lock.
+     * failure, as it answers the producer's own. Holds {@code pulling}.
      */
     private void refuse(Object[] items, IllegalArgumentException cannotCross) {
         int crossing = 0;
@@ -206,26 +229,31 @@ final class StreamServer extends PipeOutput {
             // found at index crossing
         }
         outbox.subList(crossing, outbox.size()).clear();
-        ended = true; // the forwarder adds nothing more
-        failure = new IllegalArgumentException(cannotCross.getMessage()
-                .replace("isolated worker " + memberName, "cluster member " + memberName)
-                .replace("IsolatedOptions.defaults()", "ClusterOptions.defaults()"), cannotCross.getCause());
+        drained = true; // nothing more is taken from the pipe, and the outcome is this failure
+        lock.lock();
+        try {
+            failure = new IllegalArgumentException(cannotCross.getMessage()
+                    .replace("isolated worker " + memberName, "cluster member " + memberName)
+                    .replace("IsolatedOptions.defaults()", "ClusterOptions.defaults()"), cannotCross.getCause());
+            completed = true;
+        } finally {
+            lock.unlock();
+        }
         pipe.cancel();
         execution.cancel(true);
     }
 
     /** The owner cancelled the stream, or its pool closes here: the task stops and pulls are answered at once. */
     void close() {
+        closed = true;
+        pipe.cancel(); // ends a pull's wait in the pipe
+        Execution<Object> running = execution;
+        if (running != null) {
+            running.cancel(true);
+        }
         lock.lock();
         try {
-            closed = true;
-            outbox.clear();
-            changed.signalAll();
-            pipe.cancel();
-            Execution<Object> running = execution;
-            if (running != null) {
-                running.cancel(true);
-            }
+            changed.signalAll(); // and one waiting for the task's completion
         } finally {
             lock.unlock();
         }

@@ -702,13 +702,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
                 }
                 if (!Waiting.pause(start, spins, budget)) {
                     parked = true;
-                    consumer = Thread.currentThread();
-                    consumerParked = 1;
-                    VarHandle.fullFence();
-                    if (producerWait.waiting() == ProducerWait.LAZY || producerWait.wakesAt(consumedLocal)) {
-                        producerWait.wake(); // a stale read on the fast path may have left the producer asleep
-                    }
-                    if (queue.isEmpty() && state == OPEN) {
+                    if (announceConsumerParked()) {
                         LockSupport.park(this);
                         if (Thread.interrupted()) { // a stopping worker, or a caller giving up: stop waiting
                             interrupted = true;
@@ -723,6 +717,60 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The consumer is about to park: it announces so, fences, and looks once more (the other half
+     * of an emit's store, fence and read of {@code consumerParked}; see the class comment).
+     *
+     * @return whether it may park: the queue is still empty and the pipe open
+     */
+    private boolean announceConsumerParked() {
+        consumer = Thread.currentThread();
+        consumerParked = 1;
+        VarHandle.fullFence();
+        if (producerWait.waiting() == ProducerWait.LAZY || producerWait.wakesAt(consumedLocal)) {
+            producerWait.wake(); // a stale read on the fast path may have left the producer asleep
+        }
+        return queue.isEmpty() && state == OPEN;
+    }
+
+    /**
+     * For a forwarder that must answer by a deadline (a cluster member serving its owner's pulls):
+     * waits, as {@link #next()} would, until {@code next()} would not block (an item is queued, or
+     * the pipe has ended or was cancelled), or until {@code deadline}. Takes nothing. Called by the
+     * consumer, as {@code next()} is; the wait announces itself as a parked consumer the same way,
+     * so an emit or an end wakes it.
+     *
+     * @param deadline the {@link System#nanoTime()} by which it returns
+     * @return whether {@code next()} would not block; false when the deadline came first
+     * @throws InterruptedException if the waiting thread is interrupted (the pipe is left as it is)
+     */
+    public boolean awaitReady(long deadline) throws InterruptedException {
+        long budget = consumerSpin.next();
+        long start = System.nanoTime();
+        boolean parked = false;
+        for (int spins = 1; ; spins++) {
+            if (ended || state != OPEN || !queue.isEmpty()) {
+                consumerSpin.ended(start, budget, !parked);
+                return true;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            if (!Waiting.pause(start, spins, Math.min(budget, left))) {
+                parked = true;
+                if (announceConsumerParked()) {
+                    LockSupport.parkNanos(this, left);
+                }
+                consumerParked = 0; // a wake that raced the deadline leaves at most a stray unpark, which waits tolerate
+                consumer = null;
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while waiting for an item of " + description);
+                }
             }
         }
     }

@@ -1,0 +1,192 @@
+package dev.moroutine.cluster;
+
+import static dev.moroutine.Moroutine.mo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.hazelcast.core.HazelcastInstance;
+import dev.moroutine.Mo1;
+import dev.moroutine.Moroutine;
+import dev.moroutine.Pool;
+import dev.moroutine.PoolOptions;
+import dev.moroutine.WorkerHandle;
+import dev.moroutine.stream.LiveStream;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A pool whose caller's Hazelcast instance (a client, or a member used as the caller) shuts down while
+ * its tasks are in flight, without the pool or its streams being closed: every task and stream settles
+ * once, with a failure that says the instance shut down and what to do, new tasks are refused, the pool
+ * still closes, and no stream's pump thread is left parked (it waited for takes that never came, and
+ * nothing settled the stream or woke it). Also: a pump ends when its stream is closed, or its pool
+ * terminated, while it waits for takes.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class CallerShutdownTest {
+
+    /** Released after the tests: a value task that is running when its caller goes. */
+    private static final CountDownLatch RELEASE = new CountDownLatch(1);
+    private static final Map<String, CountDownLatch> STARTED = new ConcurrentHashMap<>();
+    private static final Mo1<String, String> held = mo(key -> {
+        STARTED.computeIfAbsent(key, k -> new CountDownLatch(1)).countDown();
+        RELEASE.await(60, TimeUnit.SECONDS);
+        return key;
+    });
+
+    private static Members members;
+    private static List<HazelcastInstance> two;
+
+    @BeforeAll
+    static void startMembers() {
+        members = new Members("caller-shutdown");
+        two = members.start(2);
+    }
+
+    @AfterAll
+    static void stopMembers() {
+        RELEASE.countDown();
+        members.close();
+    }
+
+    private static Pool pool(HazelcastInstance caller, String name, int highWaterMark) {
+        return Cluster.workers(caller, ClusterOptions.defaults()
+                .withPoolOptions(PoolOptions.defaults().withHighWaterMark(highWaterMark).withThreadNamePrefix(name)));
+    }
+
+    private static Map<Thread, StackTraceElement[]> pumps(String pool) {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(e -> e.getKey().getName().matches(pool + "-worker-\\d+-stream-\\d+") && e.getKey().isAlive())
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    /** Waits, with a deadline, until the pool has no pump thread left; describes those left otherwise. */
+    private static String awaitNoPump(String pool) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        for (;;) {
+            Map<Thread, StackTraceElement[]> left = pumps(pool);
+            if (left.isEmpty()) {
+                return "none";
+            }
+            if (System.nanoTime() > deadline) {
+                return left.entrySet().stream().map(e -> e.getKey().getName() + " " + e.getKey().getState() + " at "
+                        + Arrays.toString(Arrays.copyOf(e.getValue(), Math.min(4, e.getValue().length))))
+                        .collect(Collectors.joining("; "));
+            }
+            Thread.yield(); // look again until the deadline: a condition, not a sleep
+        }
+    }
+
+    /** Waits, with a deadline, until a pump thread of the pool waits (parked for the consumer's takes). */
+    private static void awaitAPumpParked(String pool) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (pumps(pool).keySet().stream().noneMatch(t -> t.getState() == Thread.State.WAITING)) {
+            assertTrue(System.nanoTime() < deadline, "no pump of " + pool + " waits for takes within 20 s");
+            Thread.yield(); // look again until the deadline: a condition, not a sleep
+        }
+    }
+
+    private static void assertSaysTheCallerShutDown(Throwable failure, String caller) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof IllegalStateException && t.getMessage().contains("Hazelcast instance " + caller + " shut down")) {
+                assertTrue(t.getMessage().contains("Close the pool (and its streams) before you shut down the Hazelcast instance"),
+                        t.getMessage());
+                return;
+            }
+        }
+        fail("not the caller's shutdown", failure);
+    }
+
+    /** Takes what the stream still holds: a bounded number of items, then the failure. */
+    private static void assertTheStreamFails(Iterator<Integer> it, int from, String caller) {
+        int next = from;
+        try {
+            for (; next < from + 10_000; next++) {
+                assertEquals(next, it.next());
+            }
+        } catch (RuntimeException settled) {
+            assertSaysTheCallerShutDown(settled, caller);
+            return;
+        }
+        fail("the stream still gave items " + from + ".." + next + " after its caller shut down");
+    }
+
+    /** A stream and a value task in flight when the caller shuts down, on different workers (members). */
+    private static void shutDownMidStream(HazelcastInstance caller, String name, WorkerHandle streamOn, WorkerHandle heldOn,
+            Pool pool) throws InterruptedException {
+        LiveStream<Integer> items = pool.run(Moroutine.assign(streamOn, Jobs.numbers.call(Integer.MAX_VALUE)));
+        Iterator<Integer> it = items.iterator();
+        for (int i = 0; i < 100; i++) {
+            assertEquals(i, it.next());
+        }
+        awaitAPumpParked(name);
+        CompletableFuture<String> running = pool.submit(Moroutine.assign(heldOn, held.call(name)));
+        assertTrue(STARTED.computeIfAbsent(name, k -> new CountDownLatch(1)).await(30, TimeUnit.SECONDS), "the held task started");
+
+        String instance = caller.getName(); // a client that shut down no longer says it
+        caller.shutdown(); // without closing the stream or the pool: the caller is gone
+
+        assertEquals("none", awaitNoPump(name), "pump threads left after the caller shut down");
+        ExecutionException failed = assertThrows(ExecutionException.class, () -> running.get(30, TimeUnit.SECONDS));
+        assertSaysTheCallerShutDown(failed.getCause(), instance);
+        assertTheStreamFails(it, 100, instance);
+        RuntimeException refused = assertThrows(RuntimeException.class, () -> pool.run(Moroutine.assign(heldOn, held.call(name + "-later"))));
+        assertTrue(refused.getMessage().contains("Hazelcast instance " + instance + " shut down"), refused.getMessage());
+        pool.close(); // still closes: nothing can be sent, nothing is waited for
+    }
+
+    @Test
+    void aClientThatShutsDownMidStreamSettlesItsTasksAndLeavesNoPump() throws InterruptedException {
+        HazelcastInstance client = members.client();
+        Pool pool = pool(client, "client-gone", 16);
+        shutDownMidStream(client, "client-gone", pool.workers().get(0), pool.workers().get(1), pool);
+    }
+
+    @Test
+    void aCallerMemberThatShutsDownMidStreamSettlesItsTasksAndLeavesNoPump() throws InterruptedException {
+        HazelcastInstance caller = members.start();
+        Pool pool = pool(caller, "member-gone", 16);
+        List<WorkerHandle> others = pool.workers().stream().filter(w -> !Cluster.member(w).localMember()).toList();
+        shutDownMidStream(caller, "member-gone", others.get(0), others.get(1), pool);
+    }
+
+    @Test
+    void streamsClosedAfterTheirFirstItemLeaveNoPump() {
+        for (int round = 0; round < 20; round++) {
+            try (Pool pool = pool(two.get(0), "closed-early", 64)) {
+                WorkerHandle remote = Members.remote(pool);
+                for (int i = 0; i < 5; i++) {
+                    try (LiveStream<Integer> open = pool.run(Moroutine.assign(remote, Jobs.numbers.call(Integer.MAX_VALUE)))) {
+                        assertEquals(0, open.iterator().next());
+                        awaitAPumpParked("closed-early"); // the pump waits for takes when the stream closes
+                    }
+                }
+                assertEquals("none", awaitNoPump("closed-early"), "pump threads left in the caller, round " + round);
+            }
+        }
+    }
+
+    @Test
+    void aPoolTerminatedMidStreamLeavesNoPump() {
+        Pool pool = pool(two.get(0), "terminated", 16);
+        LiveStream<Integer> items = pool.run(Moroutine.assign(Members.remote(pool), Jobs.numbers.call(Integer.MAX_VALUE)));
+        assertEquals(0, items.iterator().next());
+        awaitAPumpParked("terminated");
+        pool.terminate();
+        assertEquals("none", awaitNoPump("terminated"), "pump threads left after the pool was terminated");
+    }
+}

@@ -1,0 +1,163 @@
+package dev.moroutine.internal.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@link Pipe#awaitReady}, the consumer's wait with a deadline (a cluster member's pull): it returns
+ * at once when an item is queued or the pipe has ended, false at the deadline when nothing came,
+ * and an emit, a finish or a cancel from another thread ends it; it takes nothing; a consumer that
+ * moves between threads takes every item once, in order.
+ */
+@Timeout(60)
+class PipeAwaitReadyTest {
+
+    private static final long LONG = TimeUnit.SECONDS.toNanos(30);
+    private static final int MOVING_ITEMS = 100_000;
+
+    @Test
+    void aQueuedItemIsReadyAtOnceEvenPastTheDeadline() throws InterruptedException {
+        Pipe<Object> pipe = Pipe.forwarding(4, "a forwarding pipe");
+        pipe.emit("a");
+        assertTrue(pipe.awaitReady(System.nanoTime() - 1));
+        assertEquals("a", pipe.next(), "nothing was taken by the wait");
+    }
+
+    @Test
+    void nothingByTheDeadlineIsFalse() throws InterruptedException {
+        Pipe<Object> pipe = Pipe.forwarding(4, "a forwarding pipe");
+        long start = System.nanoTime();
+        assertFalse(pipe.awaitReady(start + TimeUnit.MILLISECONDS.toNanos(20)));
+        assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(20), "it waited until the deadline");
+        pipe.emit("late");
+        assertTrue(pipe.awaitReady(System.nanoTime()), "a timed-out wait leaves the pipe as it was");
+        assertEquals("late", pipe.next());
+    }
+
+    @Test
+    void anEmitFromAnotherThreadEndsTheWaitEveryTime() throws Exception {
+        for (int i = 0; i < 2_000; i++) {
+            Pipe<Object> pipe = Pipe.forwarding(1, "a forwarding pipe");
+            int item = i;
+            CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> pipe.emit(item), Thread::startVirtualThread);
+            assertTrue(pipe.awaitReady(System.nanoTime() + LONG), "round " + i);
+            assertEquals(item, pipe.next());
+            producer.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void theEndAndACancelEndTheWait() throws Exception {
+        for (int i = 0; i < 500; i++) {
+            Pipe<Object> finished = Pipe.forwarding(1, "a forwarding pipe");
+            CompletableFuture<Void> finisher = CompletableFuture.runAsync(finished::finish, Thread::startVirtualThread);
+            assertTrue(finished.awaitReady(System.nanoTime() + LONG), "round " + i);
+            assertSame(ItemSource.END, finished.next());
+            finisher.get(30, TimeUnit.SECONDS);
+
+            Pipe<Object> cancelled = Pipe.forwarding(1, "a forwarding pipe");
+            CompletableFuture<Void> canceller = CompletableFuture.runAsync(cancelled::cancel, Thread::startVirtualThread);
+            assertTrue(cancelled.awaitReady(System.nanoTime() + LONG), "round " + i);
+            assertSame(ItemSource.END, cancelled.next());
+            canceller.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void anInterruptEndsTheWaitWithAMessageAndLeavesThePipeOpen() throws InterruptedException {
+        Pipe<Object> pipe = Pipe.forwarding(4, "the stream of a test");
+        Thread.currentThread().interrupt();
+        InterruptedException thrown = assertThrows(InterruptedException.class, () -> pipe.awaitReady(System.nanoTime() + LONG));
+        assertEquals("interrupted while waiting for an item of the stream of a test", thrown.getMessage());
+        assertFalse(Thread.currentThread().isInterrupted(), "the interrupt is reported by the exception");
+        pipe.emit("after");
+        assertTrue(pipe.awaitReady(System.nanoTime()));
+        assertEquals("after", pipe.next());
+    }
+
+    /**
+     * A forwarding pipe's consumer that moves from thread to thread under a lock, as a cluster member's
+     * pulls do (each on an executor thread Hazelcast picks), waiting with short deadlines that often
+     * expire as items come, then taking runs; the requester acknowledges what each answer carried.
+     */
+    @Test
+    @Timeout(120)
+    void aConsumerMovingBetweenThreadsTakesEveryItemOnceInOrder() throws Exception {
+        for (int highWaterMark : new int[] {1, 3, 64}) {
+            Pipe<Object> pipe = Pipe.forwarding(highWaterMark, "a forwarding pipe");
+            ReentrantLock pulling = new ReentrantLock();
+            Object[] run = new Object[Math.min(highWaterMark, 16)];
+            ExecutorService executors = Executors.newFixedThreadPool(3);
+            CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
+                SplittableRandom random = new SplittableRandom(highWaterMark);
+                for (int i = 0; i < MOVING_ITEMS; i++) {
+                    pipe.emit(i);
+                    if (random.nextInt(1_000) == 0) {
+                        LockSupport.parkNanos(random.nextInt(50_000)); // a stall: shifts timing only
+                    }
+                }
+                pipe.finish();
+            }, task -> Thread.ofPlatform().daemon().start(task));
+            try {
+                SplittableRandom random = new SplittableRandom(~highWaterMark);
+                long received = 0;
+                boolean ended = false;
+                while (!ended) {
+                    long acknowledged = received;
+                    long wait = random.nextInt(4) == 0 ? 0 : random.nextInt(30_000);
+                    // one pull, on a pool thread: acknowledge, then take what is ready by a deadline
+                    Object[] answer = CompletableFuture.supplyAsync(() -> {
+                        pipe.acknowledge(acknowledged);
+                        pulling.lock();
+                        try {
+                            List<Object> out = new ArrayList<>();
+                            long deadline = System.nanoTime() + wait;
+                            while (out.size() < run.length && pipe.awaitReady(deadline)) {
+                                int n = pipe.nextRun(run);
+                                if (n == 0) {
+                                    out.add(ItemSource.END);
+                                    break;
+                                }
+                                for (int i = 0; i < n; i++) {
+                                    out.add(run[i]);
+                                }
+                            }
+                            return out.toArray();
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        } finally {
+                            pulling.unlock();
+                        }
+                    }, executors).get(30, TimeUnit.SECONDS);
+                    for (Object item : answer) {
+                        if (item == ItemSource.END) {
+                            ended = true;
+                        } else {
+                            assertEquals(received, ((Integer) item).longValue(), "window " + highWaterMark);
+                            received++;
+                        }
+                    }
+                }
+                assertEquals(MOVING_ITEMS, received, "window " + highWaterMark);
+                producer.get(30, TimeUnit.SECONDS);
+            } finally {
+                executors.shutdownNow();
+            }
+        }
+    }
+}
