@@ -39,7 +39,8 @@ public final class PoolOptions {
     /**
      * The defaults: a fresh {@link Moroutine#roundRobin()}, no shutdown timeout ({@link Pool#close()}
      * waits for every task), thread names {@code moroutine-pool-<n>-worker-<index>}, a stream
-     * high-water mark of 16, and no task timeout.
+     * high-water mark of 256 (the JDK's {@link java.util.concurrent.Flow#defaultBufferSize()}), and no task
+     * timeout.
      *
      * @return default options
      */

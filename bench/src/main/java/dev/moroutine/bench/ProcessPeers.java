@@ -29,16 +29,18 @@ final class ProcessPeers {
 
     private ProcessPeers() {}
 
-    /** Worker JVMs, the pool's default high-water mark (16). */
+    /** Worker JVMs, the pool's defaults (a stream high-water mark of 256, 16 per channel consumer). */
     static final String ISOLATED = "moroutine-isolated";
     /** Worker JVMs, a stream high-water mark of 1024. */
     static final String ISOLATED_1024 = "moroutine-isolated (highWaterMark 1024)";
     /** A ProcessBuilder child per worker, over its pipes. */
     static final String PIPE = "ProcessBuilder+pipe";
 
+    /** Worker JVMs with the pool's stream high-water mark, or the default for 0. */
     static Pool isolated(int workers, int highWaterMark) {
+        PoolOptions options = PoolOptions.defaults();
         return Isolated.workers(workers, IsolatedOptions.defaults()
-                .withPoolOptions(PoolOptions.defaults().withHighWaterMark(highWaterMark)));
+                .withPoolOptions(highWaterMark == 0 ? options : options.withHighWaterMark(highWaterMark)));
     }
 
     /** What a {@link Dispatcher} does, for the systems here. */
@@ -66,7 +68,7 @@ final class ProcessPeers {
         private final Pool pool;
 
         IsolatedDispatcher(int workers) {
-            pool = isolated(workers, 16);
+            pool = isolated(workers, 0);
         }
 
         @Override

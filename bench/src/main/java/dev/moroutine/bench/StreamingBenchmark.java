@@ -77,6 +77,7 @@ public class StreamingBenchmark {
     /** The system under test; see {@link Transport}. */
     @Param({
         Transport.MOROUTINE,
+        Transport.MOROUTINE_16,
         Transport.ARRAY_BLOCKING_QUEUE,
         Transport.SUBMISSION_PUBLISHER,
         Transport.SPSC,

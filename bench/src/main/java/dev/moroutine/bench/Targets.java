@@ -59,7 +59,7 @@ public final class Targets {
         Optional<Double> atomicInteger = median(rows, Shapes.ADD_32, "AtomicInteger.getAndAdd");
         targets.add(atMost("3 (shared memory)", "atomic add ≤ 1.2× AtomicInteger's time", ratio(add, atomicInteger), 1.2,
                 v -> num(add.orElseThrow()) + " vs " + num(atomicInteger.orElseThrow()) + " ns = " + num(v) + "×"));
-        Optional<Double> stream = median(rows, Shapes.STREAM, Dispatcher.MOROUTINE);
+        Optional<Double> stream = median(rows, Shapes.STREAM, Transport.MOROUTINE_16);
         targets.add(atLeast("4 (streaming)", "stream worker→caller ≥ 10 M items/s (highWaterMark 16)", stream, 10,
                 v -> num(v) + " M items/s"));
         List<Double> fanOut = Shapes.FAN_OUT_CONSUMERS.stream()
@@ -88,9 +88,9 @@ public final class Targets {
         targets.add(atLeast("11 (worker JVMs)", "isolated pipelined (64 in flight) ≥ 1 M noop tasks/s", isolatedPipelined, 1,
                 v -> num(v) + " M tasks/s"));
         Optional<Double> isolatedStream = median(rows, Shapes.STREAM, ProcessPeers.ISOLATED_1024);
-        Optional<Double> isolatedStream16 = median(rows, Shapes.STREAM, ProcessPeers.ISOLATED);
+        Optional<Double> isolatedStreamDefault = median(rows, Shapes.STREAM, ProcessPeers.ISOLATED);
         targets.add(atLeast("11 (worker JVMs)", "stream worker JVM→caller ≥ 5 M items/s (highWaterMark 1024)", isolatedStream, 5,
-                v -> num(v) + " M items/s" + isolatedStream16.map(d -> ", " + num(d) + " at highWaterMark 16").orElse("")));
+                v -> num(v) + " M items/s" + isolatedStreamDefault.map(d -> ", " + num(d) + " at the default (256)").orElse("")));
         targets.add(cluster(rows, Shapes.CLUSTER_PIPELINED, "pipelined noop"));
         targets.add(cluster(rows, Shapes.CLUSTER_STREAM, "stream member→caller"));
         targets.add(atMost("5 (benchmarks)", "the whole quick comparison < 5 minutes",

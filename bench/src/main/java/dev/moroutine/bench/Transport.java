@@ -1,10 +1,12 @@
 package dev.moroutine.bench;
 
 import static dev.moroutine.Moroutine.workers;
-import static dev.moroutine.stream.Streaming.channel;
 
 import dev.moroutine.Pool;
+import dev.moroutine.PoolOptions;
+import dev.moroutine.stream.Channel;
 import dev.moroutine.stream.LiveStream;
+import dev.moroutine.stream.Streaming;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -31,11 +33,14 @@ import org.jctools.queues.SpscArrayQueue;
  * can check it. The systems:
  *
  * <ul>
- *   <li>{@value #MOROUTINE}: a {@code workers(1)} pool. Worker→caller runs the streaming moroutine
+ *   <li>{@value #MOROUTINE}: a {@code workers(1)} pool with the defaults. Worker→caller runs the streaming moroutine
  *       {@link Items#emitAll} and iterates the {@link LiveStream}; caller→worker passes
  *       {@code channel(items)} to {@link Items#sum} (the channel's distributor, a virtual thread,
  *       iterates the caller's list); the round trip passes {@code channel(items)} to the stage
- *       {@link Items#plusOne} and iterates its stream. Default high-water mark (16).</li>
+ *       {@link Items#plusOne} and iterates its stream. Default high-water marks: 256 for a stream,
+ *       16 per consumer of a channel.</li>
+ *   <li>{@value #MOROUTINE_16}: the same with a high-water mark of 16 for the streams and the channels
+ *       alike, the bound of the queue hand-offs below.</li>
  *   <li>{@value #ARRAY_BLOCKING_QUEUE}: {@code new ArrayBlockingQueue<>(16)}, {@code put}/{@code take}
  *       between platform threads of a fixed pool; the round trip uses two queues and a stage thread.</li>
  *   <li>{@value #SUBMISSION_PUBLISHER}: {@code new SubmissionPublisher<>(executor, Flow.defaultBufferSize())}
@@ -54,6 +59,8 @@ public abstract sealed class Transport implements AutoCloseable {
 
     /** moroutine's streams and channels on a {@code workers(1)} pool. */
     public static final String MOROUTINE = "moroutine";
+    /** The same, every stream and channel at a high-water mark of {@link #CAPACITY}. */
+    public static final String MOROUTINE_16 = "moroutine (highWaterMark 16)";
     /** {@code ArrayBlockingQueue(16)} between platform threads. */
     public static final String ARRAY_BLOCKING_QUEUE = "ArrayBlockingQueue";
     /** {@code SubmissionPublisher} with its default buffer. */
@@ -61,7 +68,7 @@ public abstract sealed class Transport implements AutoCloseable {
     /** JCTools {@code SpscArrayQueue(16)}, both sides spinning. */
     public static final String SPSC = "JCTools-SPSC";
 
-    /** The capacity of the queue hand-offs, moroutine's default high-water mark. */
+    /** The capacity of the queue hand-offs, and the high-water mark of {@link #MOROUTINE_16}. */
     public static final int CAPACITY = 16;
 
     /**
@@ -73,11 +80,12 @@ public abstract sealed class Transport implements AutoCloseable {
      */
     public static Transport create(String system) {
         return switch (system) {
-            case MOROUTINE -> new Moroutine();
+            case MOROUTINE -> new Moroutine(0);
+            case MOROUTINE_16 -> new Moroutine(CAPACITY);
             case ARRAY_BLOCKING_QUEUE -> new Blocking();
             case SUBMISSION_PUBLISHER -> new Publisher();
             case SPSC -> new Spinning();
-            case ProcessPeers.ISOLATED -> new OtherProcess(new ProcessPeers.IsolatedStreams(CAPACITY));
+            case ProcessPeers.ISOLATED -> new OtherProcess(new ProcessPeers.IsolatedStreams(0));
             case ProcessPeers.ISOLATED_1024 -> new OtherProcess(new ProcessPeers.IsolatedStreams(1024));
             case ProcessPeers.PIPE -> new OtherProcess(new ProcessPeers.PipeStreams());
             default -> throw new IllegalArgumentException("unknown system \"" + system + "\"");
@@ -118,7 +126,14 @@ public abstract sealed class Transport implements AutoCloseable {
     private static final IntUnaryOperator PLUS_ONE = x -> x + 1;
 
     private static final class Moroutine extends Transport {
-        private final Pool pool = workers(1);
+        private final Pool pool;
+        /** Items in flight per stream and per channel consumer; 0 for the defaults. */
+        private final int highWaterMark;
+
+        Moroutine(int highWaterMark) {
+            this.highWaterMark = highWaterMark;
+            pool = highWaterMark == 0 ? workers(1) : workers(1, PoolOptions.defaults().withHighWaterMark(highWaterMark));
+        }
 
         @Override
         public long workerToCaller(List<Integer> items) {
@@ -145,6 +160,10 @@ public abstract sealed class Transport implements AutoCloseable {
                 }
             }
             return sum;
+        }
+
+        private Channel<Integer> channel(List<Integer> items) {
+            return highWaterMark == 0 ? Streaming.channel(items) : Streaming.channel(items, highWaterMark);
         }
 
         @Override

@@ -194,7 +194,7 @@ public final class Streaming {
      * @throws NullPointerException if {@code source} is null
      */
     public static <T> Channel<T> channel(StreamTask<? extends T> source) {
-        return channel(source, Streams.DEFAULT_HIGH_WATER_MARK);
+        return channel(source, Streams.DEFAULT_CHANNEL_HIGH_WATER_MARK);
     }
 
     /**
@@ -221,7 +221,7 @@ public final class Streaming {
      * @throws NullPointerException if {@code source} is null
      */
     public static <T> Channel<T> channel(Iterable<? extends T> source) {
-        return channel(source, Streams.DEFAULT_HIGH_WATER_MARK);
+        return channel(source, Streams.DEFAULT_CHANNEL_HIGH_WATER_MARK);
     }
 
     /**

@@ -5,8 +5,10 @@
  * map(…)} runs an unbounded sequence of tasks with bounded concurrency.
  *
  * <h2>Backpressure</h2>
- * A producer blocks while {@code highWaterMark} items (default 16) are in flight: emitted, not yet
- * taken by the consumer. Items are delivered in the order they were emitted, each exactly once.
+ * A producer blocks while {@code highWaterMark} items (default 256, as the JDK's
+ * {@link java.util.concurrent.Flow#defaultBufferSize()}; 16 per consumer of a channel) are in flight:
+ * emitted, not yet taken by the consumer. Items are delivered in the order they were emitted, each
+ * exactly once.
  *
  * <h2>Memory consistency</h2>
  * The producer's actions before emitting an item <i>happen-before</i> the consumer's actions after

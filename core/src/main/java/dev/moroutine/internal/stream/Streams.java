@@ -1,10 +1,23 @@
 package dev.moroutine.internal.stream;
 
+import java.util.concurrent.Flow;
+
 /** Settings shared by the streaming parts. */
 public final class Streams {
 
-    /** Items in flight before a producer blocks, unless a task or a pool says otherwise. */
-    public static final int DEFAULT_HIGH_WATER_MARK = 16;
+    /**
+     * Items in flight before a stream's producer blocks, unless a task or a pool says otherwise: the
+     * JDK's {@link Flow#defaultBufferSize()} (256), as {@code SubmissionPublisher}'s. Producer and
+     * consumer change hands once per run of items, and a small bound caps the run: on a machine
+     * whose cores are shared, each hand-off costs a context switch or two, and with 16 a stream ran
+     * at a tenth of its speed with 256 (issue 14's busy-machine bench).
+     */
+    public static final int DEFAULT_HIGH_WATER_MARK = Flow.defaultBufferSize();
+    /**
+     * Items in flight per consumer of a channel, unless it says otherwise: a channel hands each item
+     * to a consumer with room, so a small window keeps its consumers evenly loaded.
+     */
+    public static final int DEFAULT_CHANNEL_HIGH_WATER_MARK = 16;
     /** Every stream allocates a buffer of this many slots; beyond this a bound stops being one. */
     public static final int MAX_HIGH_WATER_MARK = 1 << 20;
 

@@ -13,7 +13,7 @@ public final class Numbers {
     public static final StreamMo1<Integer, Integer> countUp = streaming(n -> IntStream.range(0, n).boxed());
 
     public static final StreamMo1<Integer, Integer> countDown = emitting((Integer n, Emitter<Integer> out) -> {
-        for (int i = n; i > 0; i--) out.emit(i); // blocks while 16 items are in flight
+        for (int i = n; i > 0; i--) out.emit(i); // blocks while 256 items are in flight
     });
 
     public static final StreamMo1<Stream<Integer>, Integer> twice = streaming(in -> in.map(x -> 2 * x));
