@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Review of {@link Pipe#emitRun}: a count outside the run (negative, or beyond its length) is a bad
+ * {@link Pipe#emitRun}: a count outside the run (negative, or beyond its length) is a bad
  * input. A negative count returned as if the run had been emitted; a count beyond the run threw a
  * bare ArrayIndexOutOfBoundsException naming neither the pipe nor the count.
  */

@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Review of {@link Pipe#nextRun}: its edges. */
+/** {@link Pipe#nextRun} at its edges. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class PipeNextRunReviewTest {
+class PipeNextRunEdgeTest {
 
     /** An empty array: "up to into.length" items is none, yet the run takes an item first, then cannot store it. */
     @Test

@@ -11,10 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-/** The moroutines of the review's stream tests; every member finds them by id. */
-final class ReviewJobs {
+/** The moroutines of the stream tests; every member finds them by id. */
+final class StreamJobs {
 
-    private ReviewJobs() {}
+    private StreamJobs() {}
 
     /** {@code n} numbers, then an item no codec of a default pool can carry (an unregistered record). */
     static final StreamMo1<Integer, Object> thenUncrossable = streaming((Integer n) -> Stream.concat(

@@ -20,16 +20,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Adversarial review of the cluster stream (branch cstream): each test shows one bug. */
+/** Regression tests of the cluster stream: each test guards a bug that an adversarial review found (and that is fixed). */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
-class StreamReviewTest {
+class StreamRegressionTest {
 
     private static Members members;
     private static List<HazelcastInstance> two;
 
     @BeforeAll
     static void startMembers() {
-        members = new Members("stream-review");
+        members = new Members("stream-regression");
         two = members.start(2);
     }
 
@@ -69,7 +69,7 @@ class StreamReviewTest {
         for (int highWaterMark : new int[] {6, 1024}) {
             for (int round = 0; round < 5; round++) {
                 try (Pool pool = Members.pool(two.get(0), highWaterMark);
-                        LiveStream<Object> items = pool.run(Moroutine.assign(Members.remote(pool), ReviewJobs.thenUncrossable.call(5)))) {
+                        LiveStream<Object> items = pool.run(Moroutine.assign(Members.remote(pool), StreamJobs.thenUncrossable.call(5)))) {
                     Iterator<Object> it = items.iterator();
                     List<Object> got = new ArrayList<>();
                     IllegalArgumentException refused = null;
@@ -103,7 +103,7 @@ class StreamReviewTest {
             WorkerHandle worker = pool.workers().stream()
                     .filter(w -> Cluster.member(w).getUuid().equals(doomed.getCluster().getLocalMember().getUuid()))
                     .findFirst().orElseThrow();
-            assertTrue(pool.run(Moroutine.assign(worker, ReviewJobs.useBlocker.call(ReviewJobs.blocker.call(), 1))).endsWith(":1"));
+            assertTrue(pool.run(Moroutine.assign(worker, StreamJobs.useBlocker.call(StreamJobs.blocker.call(), 1))).endsWith(":1"));
             Thread shutdown = null;
             try (LiveStream<Integer> items = pool.run(Moroutine.assign(worker, Jobs.numbers.call(Integer.MAX_VALUE)))) {
                 Iterator<Integer> it = items.iterator();
@@ -111,7 +111,7 @@ class StreamReviewTest {
                     assertEquals(i, it.next()); // the pump now waits for the consumer: the caller's pipe is full
                 }
                 shutdown = Thread.ofPlatform().start(doomed::shutdown);
-                assertTrue(ReviewJobs.CLOSING.await(60, TimeUnit.SECONDS), "the member closes its pools");
+                assertTrue(StreamJobs.CLOSING.await(60, TimeUnit.SECONDS), "the member closes its pools");
                 int next = 5;
                 Throwable outcome = null;
                 while (outcome == null) {
@@ -127,7 +127,7 @@ class StreamReviewTest {
                 assertInstanceOf(TaskFailedException.class, outcome, "after " + next + " items: " + outcome);
                 assertInstanceOf(WorkerDiedException.class, outcome.getCause(), outcome.toString());
             } finally {
-                ReviewJobs.RELEASE.countDown();
+                StreamJobs.RELEASE.countDown();
                 if (shutdown != null) {
                     shutdown.join(60_000);
                 }

@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Review of {@link Pipe#emitRun}: a run racing a stop or a close (the late-item settling of a
+ * {@link Pipe#emitRun}: a run racing a stop or a close (the late-item settling of a
  * stretch), a forwarding pipe's acknowledged room, an interrupt while waiting for room mid-run,
  * a second producer thread.
  */
 @Timeout(120)
-class PipeEmitRunReviewTest {
+class PipeEmitRunRaceTest {
 
     private static final long WAIT_SECONDS = 20;
     private static final int RUN = 12;

@@ -24,12 +24,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Review: what a stream closed early leaves behind (the caller's pump, the member's forwarder), and seeded shapes. */
+/** What a stream closed early leaves behind (the caller's pump, the member's forwarder), and seeded shapes. */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
-class StreamLeakReviewTest {
+class StreamCleanupTest {
 
     static { // the thread dump is taken through java.management, which the module under test does not read
-        StreamLeakReviewTest.class.getModule().addReads(ModuleLayer.boot().findModule("java.management").orElseThrow());
+        StreamCleanupTest.class.getModule().addReads(ModuleLayer.boot().findModule("java.management").orElseThrow());
     }
 
     private static Members members;
@@ -37,7 +37,7 @@ class StreamLeakReviewTest {
 
     @BeforeAll
     static void startMembers() {
-        members = new Members("stream-leak-review");
+        members = new Members("stream-cleanup");
         two = members.start(2);
     }
 
@@ -53,7 +53,7 @@ class StreamLeakReviewTest {
 
     /** The count, and the first such thread's stack in {@code first}. */
     private static int threadsNamed(String regex, StringBuilder first) throws IOException {
-        Path dir = Files.createTempDirectory("review-dump");
+        Path dir = Files.createTempDirectory("thread-dump");
         Path file = dir.resolve("threads.json");
         try {
             try { // through the MBean server: com.sun.management is not read by this module

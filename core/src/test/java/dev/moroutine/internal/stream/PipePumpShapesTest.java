@@ -20,12 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Review of {@link Pipe#pump} pushing a stream's items (forEachRemaining) rather than pulling them
+ * {@link Pipe#pump} pushing a stream's items (forEachRemaining) rather than pulling them
  * one tryAdvance each: parallel streams, short-circuits, infinite flatMaps and sources cancelled by
  * the consumer's close, failing sources, onClose handlers.
  */
 @Timeout(60)
-class PipePumpReviewTest {
+class PipePumpShapesTest {
 
     private static final long WAIT_SECONDS = 20;
 
