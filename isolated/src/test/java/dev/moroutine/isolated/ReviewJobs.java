@@ -3,6 +3,7 @@ package dev.moroutine.isolated;
 import static dev.moroutine.Moroutine.mo;
 import static dev.moroutine.stream.Streaming.emitting;
 
+import dev.moroutine.Mo0;
 import dev.moroutine.Mo1;
 import dev.moroutine.stream.StreamMo1;
 import java.net.InetAddress;
@@ -31,5 +32,23 @@ public final class ReviewJobs {
                 return port;
             }
         }
+    });
+
+    /** An exception whose message cannot be read: building it fails, as a lazily built message may. */
+    public static final class UnprintableException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public UnprintableException() {
+            super();
+        }
+
+        @Override
+        public String getMessage() {
+            throw new IllegalStateException("no message");
+        }
+    }
+
+    public static final Mo0<String> throwUnprintable = mo(() -> {
+        throw new UnprintableException();
     });
 }
