@@ -837,7 +837,7 @@ public final class IsolatedWorker implements Worker {
 
     private boolean feedsWaiting() {
         for (StreamFeeder feeder : feeding) {
-            if (!feeder.queue.isEmpty()) {
+            if (!feeder.queue.isEmpty() || !feeder.carried.isEmpty()) {
                 return true;
             }
         }
@@ -855,6 +855,9 @@ public final class IsolatedWorker implements Worker {
                 continue;
             }
             int n = 0;
+            while (n < feedBatch.length && !feeder.carried.isEmpty()) {
+                feedBatch[n++] = feeder.carried.poll();
+            }
             Object last = null;
             for (Object item; n < feedBatch.length && (item = feeder.queue.peek()) != null; ) {
                 if (item == StreamFeeder.END || item instanceof StreamFeeder.Failed) {
@@ -866,14 +869,17 @@ public final class IsolatedWorker implements Worker {
             }
             if (n > 0) {
                 int written = writeItems(feeder, n, owner);
+                for (int i = n - 1; i >= written && written >= 0; i--) {
+                    feeder.carried.addFirst(feedBatch[i]); // the ring is full: they go first on the next pass
+                }
                 java.util.Arrays.fill(feedBatch, 0, n, null);
                 if (written < 0) {
                     it.remove();
                     continue;
                 }
-                sent = true;
+                sent |= written > 0;
                 if (written < n) {
-                    break; // the ring is full: the rest goes back… see writeItems
+                    break; // the ring is full: again after the replies
                 }
             }
             if (last != null) {
@@ -901,8 +907,9 @@ public final class IsolatedWorker implements Worker {
     }
 
     /**
-     * Writes {@code n} items of {@link #feedBatch} as messages; waits for room in the ring (the
-     * child's reader frees it without waiting for anything), as the items are already taken.
+     * Writes {@code n} items of {@link #feedBatch} as messages while the ring has room. It never
+     * waits for room: the child's reader, which frees it, may itself be waiting for room in the reply
+     * ring (to send a stream argument's credit), which only this thread empties.
      *
      * @return how many were written, or -1 if the task was failed (an item that cannot cross)
      */
@@ -936,12 +943,9 @@ public final class IsolatedWorker implements Worker {
                 count = encoded - 1;
             }
             int length = feedBuffer.writerIndex();
-            int at;
-            while ((at = requests.tryClaim(Child.ARG_ITEMS, header + length)) < 0) {
-                if (!child.process().isAlive()) {
-                    return -1;
-                }
-                Thread.onSpinWait(); // the child's reader drains the ring without waiting on anything
+            int at = requests.tryClaim(Child.ARG_ITEMS, header + length);
+            if (at < 0) {
+                return from;
             }
             MutableDirectBuffer buffer = requests.buffer();
             buffer.putLong(at, feeder.seq);
