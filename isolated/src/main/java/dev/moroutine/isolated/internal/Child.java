@@ -401,22 +401,26 @@ public final class Child implements Codec.Calls {
         streams.remove(seq);
         inbound.remove(seq);
         signals.remove(seq);
-        if (failure == null) {
-            byte[] encoded;
-            try {
-                encoded = codec.encodeValue(value, execution.invocation(), name);
-            } catch (RuntimeException refused) {
-                reply(seq, FAILURE, codec.encodeFailure(refused));
-                return;
+        int type;
+        byte[] payload;
+        try {
+            if (failure == null) {
+                type = RESULT;
+                payload = codec.encodeValue(value, execution.invocation(), name);
+            } else if (execution.isCancelled()) {
+                type = CANCELLED;
+                payload = String.valueOf(failure.getMessage()).getBytes(StandardCharsets.UTF_8);
+            } else {
+                // Execution stores a CancellationException the function threw wrapped, as a failure: send the function's own.
+                Throwable thrown = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+                type = FAILURE;
+                payload = codec.encodeFailure(thrown);
             }
-            reply(seq, RESULT, encoded);
-        } else if (execution.isCancelled()) {
-            reply(seq, CANCELLED, String.valueOf(failure.getMessage()).getBytes(StandardCharsets.UTF_8));
-        } else {
-            // Execution stores a CancellationException the function threw wrapped, as a failure: send the function's own.
-            Throwable thrown = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            reply(seq, FAILURE, codec.encodeFailure(thrown));
+        } catch (Throwable cannotCross) { // a refused result, or a user's throwable whose own methods throw: answered all the same
+            type = FAILURE;
+            payload = codec.encodeFailure(cannotCross);
         }
+        reply(seq, type, payload);
     }
 
     private void reply(long seq, int type, byte[] payload) {
