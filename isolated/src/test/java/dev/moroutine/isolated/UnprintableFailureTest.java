@@ -1,6 +1,7 @@
 package dev.moroutine.isolated;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.moroutine.Pool;
@@ -27,7 +28,9 @@ class UnprintableFailureTest {
                 failing.get(30, TimeUnit.SECONDS);
                 fail("it succeeded");
             } catch (ExecutionException settled) {
-                // the failure crossed, whatever it says
+                String crossed = String.valueOf(settled.getCause());
+                assertTrue(crossed.contains(ReviewJobs.UnprintableException.class.getName()), crossed);
+                assertTrue(crossed.contains("(its getMessage() threw)"), crossed);
             } catch (TimeoutException stuck) {
                 int active = pool.workers().get(0).activeCount();
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly); // its death settles it, so close() ends
