@@ -156,6 +156,8 @@ public final class IsolatedWorker implements Worker {
     /** A JVM started to take over from {@code child}, which is retiring (see {@link Retirement}); else null. */
     private ChildProcess successor;
     private long successorLaunched;
+    /** The successor's socket ended (seen while idle): it died before taking over. */
+    private boolean successorEnded;
     /** Tasks sent to {@code child}; it gets none beyond {@code taskLimit}. */
     private long sentToChild;
     private long taskLimit = Long.MAX_VALUE;
@@ -479,11 +481,13 @@ public final class IsolatedWorker implements Worker {
         idleSince = 0;
     }
 
+    /** Waits until {@code starting} is ready, and checks that it still lives (a successor may have died while it waited). */
     private ChildProcess awaitStarted(ChildProcess starting) throws StartFailure, IOException {
         long timeout = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout());
         long start = System.nanoTime();
-        while (!starting.accept()) {
-            String failed = !starting.process().isAlive() ? "its JVM exited before it was ready"
+        for (boolean ready; !(ready = starting.accept()) || !alive(starting); ) {
+            String failed = ready ? "its JVM died after it was ready"
+                    : !starting.process().isAlive() ? "its JVM exited before it was ready"
                     : lifecycle == STOPPED ? "the worker was stopped while its JVM started"
                     : System.nanoTime() - start > timeout ? "its JVM was not ready within " + backend.settings().startTimeout()
                     : null;
@@ -504,6 +508,11 @@ public final class IsolatedWorker implements Worker {
         return starting;
     }
 
+    /** Whether a connected JVM is still there: its process runs and its socket has not ended. */
+    private boolean alive(ChildProcess connected) {
+        return connected.process().isAlive() && Doorbell.drain(connected.socket(), scratch);
+    }
+
     private void exited() {
         exited = true;
         selector.wakeup();
@@ -522,7 +531,7 @@ public final class IsolatedWorker implements Worker {
             }
             boolean gone = socketEnded;
             if (exited) {
-                exited = false; // it may be a replaced JVM's: look at the current one
+                exited = false; // it may be a replaced JVM's, or the successor's (retire() looks at that one)
                 gone |= !child.process().isAlive();
             }
             if (gone) {
@@ -580,7 +589,7 @@ public final class IsolatedWorker implements Worker {
             return;
         }
         long idleNanos = backend.retirement().idleNanos();
-        if (successor != null) { // to give up on it if it does not start in time
+        if (successor != null && successor.socket() == null) { // to give up on it if it does not start in time
             long left = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout()) - (System.nanoTime() - successorLaunched);
             selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1));
         } else if (idleNanos >= 0 && idleSince != 0) {
@@ -595,6 +604,9 @@ public final class IsolatedWorker implements Worker {
             selector.selectedKeys().clear();
             if (!Doorbell.drain(child.socket(), scratch)) {
                 socketEnded = true;
+            }
+            if (successor != null && successor.socket() != null && !Doorbell.drain(successor.socket(), scratch)) {
+                successorEnded = true; // its end would keep the selector awake: retire() replaces it
             }
         }
     }
@@ -674,22 +686,25 @@ public final class IsolatedWorker implements Worker {
             boolean late = System.nanoTime() - successorLaunched > TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout());
             if (late) {
                 successor.kill("it was not ready within " + backend.settings().startTimeout());
+                successorLost("was not ready within " + backend.settings().startTimeout());
+                return true;
             }
-            if (late || !successor.process().isAlive()) {
-                ChildProcess failed = successor;
-                successor = null;
-                failed.awaitExit(STOP_GRACE);
-                String message = name + "'s successor JVM (pid " + failed.pid() + ") " + (late ? "was not ready within "
-                        + backend.settings().startTimeout() + ", with " : "exited before it was ready, with ")
-                        + failed.exitDescription() + ". " + failed.lastOutput();
-                failed.close();
-                backend.died(message);
+            if (!successor.process().isAlive()) {
+                successorLost("exited before it was ready");
                 return true;
             }
             return false;
         }
+        if (successorEnded || !successor.process().isAlive()) {
+            successorLost("died after it was ready, before it took over");
+            return true;
+        }
         if (!inFlight.isEmpty()) {
             return false; // the retiring JVM finishes the tasks it was sent
+        }
+        if (!alive(successor)) { // its end may not have woken the pump yet: the queue must not go to a dead JVM
+            successorLost("died after it was ready, before it took over");
+            return true;
         }
         ChildProcess retired = child;
         write(retired, Child.STOP, 0, -1);
@@ -705,6 +720,21 @@ public final class IsolatedWorker implements Worker {
             retired.close();
         });
         return true;
+    }
+
+    /**
+     * The successor did not start in time or died before taking over: that counts as a death, as
+     * any unexpected one, and the next {@link #retire()} launches another (the queue waits for it).
+     */
+    private void successorLost(String what) {
+        ChildProcess failed = successor;
+        successor = null;
+        successorEnded = false;
+        failed.awaitExit(STOP_GRACE);
+        String message = name + "'s successor JVM (pid " + failed.pid() + ") " + what + ", with " + failed.exitDescription()
+                + ". " + failed.lastOutput();
+        failed.close();
+        backend.died(message);
     }
 
     /**
@@ -1193,8 +1223,10 @@ public final class IsolatedWorker implements Worker {
         }
         for (;;) {
             try {
-                ChildProcess next = successor != null ? successor : launchJvm(); // a retiring JVM's successor takes over
+                // A retiring JVM's successor takes over, unless awaitStarted finds it dead too (one more death).
+                ChildProcess next = successor != null ? successor : launchJvm();
                 successor = null;
+                successorEnded = false;
                 child = awaitStarted(next);
                 fresh();
                 return true;
