@@ -48,23 +48,24 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * pump writes {@code parked}, then looks at the outbox; both are volatile, so one sees the other.
  *
  * <h2>In flight</h2>
- * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once
- * (its worker thread writes the reply while completing the task, before it takes the next). So of
- * the tasks sent and not answered, in order, only the first can have started: the pump treats it as
- * running. A task cancelled from outside ({@code cancel(…)} on its future) is reported by a
- * completion action to the pump, which sends {@link Child#CANCEL}; the child cancels its own
- * execution, interrupting the run, and answers from its reader thread, so the task after a
- * cancelled one may start before that answer is written. A task's timeout is counted from the moment it becomes that first one (sent to an idle
- * JVM, or the one before it answered), which is when the child starts it, to within the wake-up of
- * the pump. When it runs out, the timer fails the task with a {@link TimeoutException} and the pump
- * kills the JVM, unless the answer came first.
+ * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once,
+ * once its run has ended, before it takes the next. So of the tasks sent and not answered, in order,
+ * only the first can have started: the pump treats it as running. A task cancelled from outside
+ * ({@code cancel(…)} on its future) is reported by a completion action to the pump, which sends
+ * {@link Child#CANCEL}; the child cancels its own execution, interrupting the run, but answers only
+ * when its worker thread has left the run: a function that ignores interrupts runs on, and the
+ * cancelled task stays the running one here, with its timer. A task's timeout is counted from the
+ * moment it becomes that first one (sent to an idle JVM, or the one before it answered), which is
+ * when the child starts it, to within the wake-up of the pump. When it runs out, the timer fails
+ * the task with a {@link TimeoutException} (which does nothing to a future already cancelled) and
+ * the pump kills the JVM, unless the answer came first: the timer is the one stopper that goes on
+ * when it loses the race, as in {@link Execution}.
  *
  * <h2>Death</h2>
  * When the JVM dies (its socket ends; its exit is also watched), the pump reads the replies it
  * wrote before dying, fails the first unanswered task with a {@link WorkerDiedException} naming the
- * task, the exit status and the last lines of the JVM's output (and the one after it, and so on, while
- * the failed one is a task it asked the child to cancel), puts the others back, in order, ahead of
- * the outbox (none of them started), and starts a new JVM, which gets them first. An
+ * task, the exit status and the last lines of the JVM's output, puts the others back, in order, ahead
+ * of the outbox (none of them started), and starts a new JVM, which gets them first. An
  * unexpected death counts towards the pool's crash limit ({@link IsolatedBackend#died}); a JVM
  * killed for a timeout does not.
  *
@@ -175,7 +176,7 @@ public final class IsolatedWorker implements Worker {
         final long timeoutNanos;
         long seq;
         ScheduledFuture<?> timer;
-        /** The pump asked the child to cancel it: the task after it may have started before its answer was written. */
+        /** The pump asked the child to cancel it. */
         boolean cancelSent;
         /** A streaming task's output: the caller's end, which the pump feeds; null for a value task. */
         final Pipe<Object> output;
@@ -1196,14 +1197,11 @@ public final class IsolatedWorker implements Worker {
         String aftermath = expected ? "the worker was stopping, so it was not replaced"
                 : crash != null ? crash
                 : "a new JVM replaces it";
-        // The first unanswered task may have started; so may the one after a task the child was asked
-        // to cancel, since the child answers a cancellation from its reader, beside the worker thread.
-        for (boolean mayHaveStarted = true; mayHaveStarted && !inFlight.isEmpty(); ) {
-            Entry started = inFlight.pollFirst();
+        Entry started = inFlight.pollFirst(); // only the first unanswered task may have started: see "In flight"
+        if (started != null) {
             settle(started);
             started.execution.completeExceptionally(new WorkerDiedException(name + "'s JVM " + how + " while running "
                     + started.execution.invocation() + "; " + aftermath + ". " + dead.lastOutput(), null));
-            mayHaveStarted = started.cancelSent;
         }
         for (Iterator<Entry> it = inFlight.descendingIterator(); it.hasNext(); ) {
             Entry unstarted = it.next();
