@@ -126,6 +126,8 @@ public final class ThreadWorker implements Worker {
     private final SpinBudget idleSpin = new SpinBudget(SPIN_NANOS);
     private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
     private final Consumer<Thread> starter;
+    /** Told by the worker's thread each time it leaves an execution it took; null for none. */
+    private final Leaving leaving;
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
@@ -145,15 +147,48 @@ public final class ThreadWorker implements Worker {
      * @param group its pool, or null for a moroutine's dedicated worker (which retires when idle)
      */
     public ThreadWorker(String name, int index, WorkerGroup group) {
-        this(name, index, group, Thread::start);
+        this(name, index, group, Thread::start, null);
+    }
+
+    /**
+     * Makes a worker that tells {@code leaving} each time its thread leaves an execution it took.
+     * A backend that answers for its tasks elsewhere learns so when the run of an execution
+     * completed from outside (cancelled, say) has really ended, which its completion does not say.
+     *
+     * @param name its thread's name
+     * @param index its position in its pool
+     * @param group its pool
+     * @param leaving told on the worker's thread, before it takes the next execution
+     * @return the worker; {@link #start()} starts its thread
+     */
+    public static ThreadWorker telling(String name, int index, WorkerGroup group, Leaving leaving) {
+        return new ThreadWorker(name, index, group, Thread::start, leaving);
     }
 
     /** A worker whose threads are started by {@code starter}: a test's way to see {@link Thread#start} fail. */
     ThreadWorker(String name, int index, WorkerGroup group, Consumer<Thread> starter) {
+        this(name, index, group, starter, null);
+    }
+
+    private ThreadWorker(String name, int index, WorkerGroup group, Consumer<Thread> starter, Leaving leaving) {
         this.name = name;
         this.index = index;
         this.group = group;
         this.starter = starter;
+        this.leaving = leaving;
+    }
+
+    /** What a worker's thread tells when it leaves an execution. */
+    @FunctionalInterface
+    public interface Leaving {
+        /**
+         * The worker's thread has left {@code execution}: its function returned or threw (its death
+         * too), or it was skipped, complete already. Not told for the executions a stopping worker
+         * cancels without taking them. Must not throw.
+         *
+         * @param execution the execution it took
+         */
+        void left(Execution<?> execution);
     }
 
     /** Starts the worker's thread. */
@@ -441,6 +476,9 @@ public final class ThreadWorker implements Worker {
             } finally {
                 progress.clearCurrent();
                 Thread.interrupted(); // an interrupt aimed at this task must not reach the next one
+                if (leaving != null) {
+                    leaving.left(execution);
+                }
             }
         }
     }

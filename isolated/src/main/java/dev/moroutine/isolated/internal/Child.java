@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -39,9 +40,14 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * read it spins briefly, then blocks reading the doorbell socket (see {@link SharedFile}). The
  * worker thread writes each reply to the reply ring as it completes the task, before it takes the
  * next one, and rings the parent's doorbell if the parent's pump sleeps. The reader answers a task
- * it could not decode, and one it cancels when the parent asks ({@link #CANCEL}): it cancels the
- * execution as a thread pool's caller would, which interrupts the run and fires its signals, and
- * writes the answer while completing it. A signal argument stands here as a controller of this JVM's,
+ * it could not decode. When the parent asks it to cancel a task ({@link #CANCEL}), the reader
+ * cancels the execution as a thread pool's caller would, which interrupts the run and fires its
+ * signals; the run may go on all the same (a function that ignores interrupts), and the parent
+ * counts the task as running, its timer going, until the answer. So that answer, made while the
+ * execution completes, waits for the worker thread to leave the run ({@link ThreadWorker.Leaving}),
+ * which writes it before it takes the next task (see {@code CancelledRun}). Each task is thus
+ * answered once, in order, and only once its run has ended: of the tasks not answered, only the
+ * first can have started. A signal argument stands here as a controller of this JVM's,
  * which the reader fires when the parent says the caller's signal fired ({@link #SIGNAL}); its
  * actions run on the reader. A daemon thread reads stdin, which nothing ever writes:
  * its end means the parent is gone, and the JVM halts at once.
@@ -114,6 +120,8 @@ public final class Child implements Codec.Calls {
     private final Map<Long, Map<Integer, InboundStream>> inbound = new ConcurrentHashMap<>();
     /** The signal arguments of the tasks not answered yet, by sequence number, then position: the reader fires them. */
     private final Map<Long, Map<Integer, AbortController>> signals = new ConcurrentHashMap<>();
+    /** The tasks the parent asked to cancel, by sequence number, until the worker thread leaves their run. */
+    private final Map<Long, CancelledRun> cancelledRuns = new ConcurrentHashMap<>();
     /** The reader's: the task being decoded. */
     private long decoding;
     private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
@@ -146,12 +154,54 @@ public final class Child implements Codec.Calls {
         }
         Codec codec = new Codec(types, 2); // the reader and the worker thread
         SharedFile shared = SharedFile.open(directory.resolve("rings"));
-        ThreadWorker worker = new ThreadWorker(name, index, new Group(highWaterMark));
+        // The worker's thread tells the child of each run it leaves; set before the first task, which the queue hands over.
+        Child[] child = new Child[1];
+        ThreadWorker worker = ThreadWorker.telling(name, index, new Group(highWaterMark), execution -> child[0].left(execution));
         worker.start();
         // Connecting is the last step: the parent takes the connection as "ready".
         SocketChannel socket = SocketChannel.open(UnixDomainSocketAddress.of(directory.resolve("bell")));
-        new Child(name, codec, shared, socket, worker).serve();
+        child[0] = new Child(name, codec, shared, socket, worker);
+        child[0].serve();
     }
+
+    /**
+     * A task the parent asked to cancel. Its execution completes at the cancellation, and its
+     * answer with it, but the run may go on (a function that ignores interrupts): the parent counts
+     * the task as running, with its timer, until the answer, so the answer waits until the worker
+     * thread leaves the run, and the worker thread writes it before it takes the next task.
+     */
+    private static final class CancelledRun {
+        final Execution<Object> execution;
+        /** The answer, once its execution has completed it, cancelled. */
+        final CompletableFuture<Answer> answer = new CompletableFuture<>();
+        /** Guarded by this. */
+        private boolean left;
+        /** Guarded by this: the worker thread writes the answer (it left the run cancelled). */
+        private boolean writtenOnLeaving;
+
+        CancelledRun(Execution<Object> execution) {
+            this.execution = execution;
+        }
+
+        /** The worker thread has left the run: whether it writes the answer (the run was cancelled; it comes, if not yet here). */
+        synchronized boolean leave() {
+            left = true;
+            writtenOnLeaving = execution.isCancelled();
+            return writtenOnLeaving;
+        }
+
+        /** The task's answer: whether its writer writes it at once (not cancelled, or the run was left before it was). */
+        synchronized boolean answered(int type, byte[] payload) {
+            if (!execution.isCancelled() || left && !writtenOnLeaving) {
+                return true;
+            }
+            answer.complete(new Answer(type, payload));
+            return false;
+        }
+    }
+
+    /** A reply kept for later. */
+    private record Answer(int type, byte[] payload) {}
 
     /** The settings of the one pool this JVM's worker belongs to; timeouts are the parent's to enforce. */
     private record Group(int highWaterMark) implements WorkerGroup {
@@ -243,9 +293,16 @@ public final class Child implements Codec.Calls {
     private void onRequest(int type, MutableDirectBuffer buffer, int index, int length) {
         long seq = buffer.getLong(index);
         if (type == CANCEL) {
-            Execution<Object> execution = unanswered.get(seq);
+            // Registered while the task is surely unanswered (answer() takes it out of unanswered first), so its answer sees it.
+            Execution<Object> execution = unanswered.computeIfPresent(seq, (key, running) -> {
+                cancelledRuns.put(key, new CancelledRun(running));
+                return running;
+            });
             if (execution != null) {
-                firing(() -> execution.cancel(true)); // answered from here, by the completion; see IsolatedWorker's "Death"
+                firing(() -> execution.cancel(true));
+                if (!execution.isCancelled()) {
+                    cancelledRuns.remove(seq); // it completed first: its answer goes as any other
+                }
             }
             return;
         }
@@ -401,28 +458,66 @@ public final class Child implements Codec.Calls {
         streams.remove(seq);
         inbound.remove(seq);
         signals.remove(seq);
-        if (failure == null) {
-            byte[] encoded;
-            try {
-                encoded = codec.encodeValue(value, execution.invocation(), name);
-            } catch (RuntimeException refused) {
-                reply(seq, FAILURE, codec.encodeFailure(refused));
+        int type;
+        byte[] payload;
+        try {
+            if (failure == null) {
+                type = RESULT;
+                payload = codec.encodeValue(value, execution.invocation(), name);
+            } else if (execution.isCancelled()) {
+                type = CANCELLED;
+                payload = String.valueOf(failure.getMessage()).getBytes(StandardCharsets.UTF_8);
+            } else {
+                // Execution stores a CancellationException the function threw wrapped, as a failure: send the function's own.
+                Throwable thrown = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+                type = FAILURE;
+                payload = codec.encodeFailure(thrown);
+            }
+        } catch (Throwable cannotCross) { // a refused result, or a user's throwable whose own methods throw: answered all the same
+            type = FAILURE;
+            payload = codec.encodeFailure(cannotCross);
+        }
+        reply(seq, type, payload);
+    }
+
+    /**
+     * On the worker thread, which has left {@code execution}: if the parent asked to cancel it, and
+     * it was cancelled, writes its answer now, before the next task starts (waiting for it if the
+     * canceller has not handed it over yet: the execution is complete, so it comes).
+     */
+    private void left(Execution<?> execution) {
+        if (!execution.isDone()) {
+            // Its thread died in it (the next one fails it): no cancellation may wait for this run any more.
+            unanswered.values().remove(execution);
+        }
+        if (cancelledRuns.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<Long, CancelledRun> entry : cancelledRuns.entrySet()) {
+            CancelledRun run = entry.getValue();
+            if (run.execution == execution) {
+                if (run.leave()) {
+                    Answer answer = run.answer.join();
+                    write(entry.getKey(), answer.type(), answer.payload());
+                }
+                cancelledRuns.remove(entry.getKey()); // after the answer came: until then, it must find the run
                 return;
             }
-            reply(seq, RESULT, encoded);
-        } else if (execution.isCancelled()) {
-            reply(seq, CANCELLED, String.valueOf(failure.getMessage()).getBytes(StandardCharsets.UTF_8));
-        } else {
-            // Execution stores a CancellationException the function threw wrapped, as a failure: send the function's own.
-            Throwable thrown = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            reply(seq, FAILURE, codec.encodeFailure(thrown));
         }
     }
 
     private void reply(long seq, int type, byte[] payload) {
+        CancelledRun cancelled = cancelledRuns.isEmpty() ? null : cancelledRuns.get(seq);
+        if (cancelled != null && !cancelled.answered(type, payload)) {
+            return; // the worker thread writes it when it leaves the run
+        }
+        write(seq, type, payload);
+    }
+
+    private void write(long seq, int type, byte[] payload) {
         RingBuffer replies = shared.replies();
         if (Long.BYTES + payload.length > replies.maxMsgLength()) {
-            reply(seq, FAILURE, codec.encodeFailure(new IllegalStateException("the answer is " + payload.length
+            write(seq, FAILURE, codec.encodeFailure(new IllegalStateException("the answer is " + payload.length
                     + " bytes encoded, more than the " + (replies.maxMsgLength() - Long.BYTES) + " an isolated worker"
                     + " sends back in one message; return large data in a file instead")));
             return;

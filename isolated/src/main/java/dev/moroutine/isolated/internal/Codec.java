@@ -430,8 +430,13 @@ public final class Codec {
     /** Deep enough for any real chain, bounded against a cycle of causes. */
     private static final int MAX_DEPTH = 32;
 
+    /**
+     * What the worker JVM sends of a throwable. A user's throwable may override {@code getMessage},
+     * {@code getStackTrace} or {@code getCause} with code that throws: each is read on its own and
+     * replaced by a note, so that the task is still answered.
+     */
     private static RemoteFailure describe(Throwable failure, int depth) {
-        StackTraceElement[] stack = failure.getStackTrace();
+        StackTraceElement[] stack = read(failure::getStackTrace, new StackTraceElement[0]);
         String[] classes = new String[stack.length];
         String[] methods = new String[stack.length];
         String[] files = new String[stack.length];
@@ -442,14 +447,23 @@ public final class Codec {
             files[i] = stack[i].getFileName();
             lines[i] = stack[i].getLineNumber();
         }
-        Throwable cause = failure.getCause();
+        Throwable cause = read(failure::getCause, null);
         Throwable[] suppressed = depth < MAX_DEPTH ? failure.getSuppressed() : new Throwable[0];
         RemoteFailure[] others = new RemoteFailure[suppressed.length];
         for (int i = 0; i < suppressed.length; i++) {
             others[i] = describe(suppressed[i], depth + 1);
         }
-        return new RemoteFailure(failure.getClass().getName(), failure.getMessage(), classes, methods, files, lines,
+        String message = read(failure::getMessage, "(its getMessage() threw)");
+        return new RemoteFailure(failure.getClass().getName(), message, classes, methods, files, lines,
                 cause != null && cause != failure && depth < MAX_DEPTH ? describe(cause, depth + 1) : null, others);
+    }
+
+    private static <T> T read(java.util.function.Supplier<T> part, T instead) {
+        try {
+            return part.get();
+        } catch (RuntimeException | LinkageError | StackOverflowError thrown) {
+            return instead;
+        }
     }
 
     /**

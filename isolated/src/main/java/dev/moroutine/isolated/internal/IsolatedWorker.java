@@ -48,23 +48,24 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * pump writes {@code parked}, then looks at the outbox; both are volatile, so one sees the other.
  *
  * <h2>In flight</h2>
- * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once
- * (its worker thread writes the reply while completing the task, before it takes the next). So of
- * the tasks sent and not answered, in order, only the first can have started: the pump treats it as
- * running. A task cancelled from outside ({@code cancel(…)} on its future) is reported by a
- * completion action to the pump, which sends {@link Child#CANCEL}; the child cancels its own
- * execution, interrupting the run, and answers from its reader thread, so the task after a
- * cancelled one may start before that answer is written. A task's timeout is counted from the moment it becomes that first one (sent to an idle
- * JVM, or the one before it answered), which is when the child starts it, to within the wake-up of
- * the pump. When it runs out, the timer fails the task with a {@link TimeoutException} and the pump
- * kills the JVM, unless the answer came first.
+ * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once,
+ * once its run has ended, before it takes the next. So of the tasks sent and not answered, in order,
+ * only the first can have started: the pump treats it as running. A task cancelled from outside
+ * ({@code cancel(…)} on its future) is reported by a completion action to the pump, which sends
+ * {@link Child#CANCEL}; the child cancels its own execution, interrupting the run, but answers only
+ * when its worker thread has left the run: a function that ignores interrupts runs on, and the
+ * cancelled task stays the running one here, with its timer. A task's timeout is counted from the
+ * moment it becomes that first one (sent to an idle JVM, or the one before it answered), which is
+ * when the child starts it, to within the wake-up of the pump. When it runs out, the timer fails
+ * the task with a {@link TimeoutException} (which does nothing to a future already cancelled) and
+ * the pump kills the JVM, unless the answer came first: the timer is the one stopper that goes on
+ * when it loses the race, as in {@link Execution}.
  *
  * <h2>Death</h2>
  * When the JVM dies (its socket ends; its exit is also watched), the pump reads the replies it
  * wrote before dying, fails the first unanswered task with a {@link WorkerDiedException} naming the
- * task, the exit status and the last lines of the JVM's output (and the one after it, and so on, while
- * the failed one is a task it asked the child to cancel), puts the others back, in order, ahead of
- * the outbox (none of them started), and starts a new JVM, which gets them first. An
+ * task, the exit status and the last lines of the JVM's output, puts the others back, in order, ahead
+ * of the outbox (none of them started), and starts a new JVM, which gets them first. An
  * unexpected death counts towards the pool's crash limit ({@link IsolatedBackend#died}); a JVM
  * killed for a timeout does not.
  *
@@ -156,6 +157,8 @@ public final class IsolatedWorker implements Worker {
     /** A JVM started to take over from {@code child}, which is retiring (see {@link Retirement}); else null. */
     private ChildProcess successor;
     private long successorLaunched;
+    /** The successor's socket ended (seen while idle): it died before taking over. */
+    private boolean successorEnded;
     /** Tasks sent to {@code child}; it gets none beyond {@code taskLimit}. */
     private long sentToChild;
     private long taskLimit = Long.MAX_VALUE;
@@ -173,7 +176,7 @@ public final class IsolatedWorker implements Worker {
         final long timeoutNanos;
         long seq;
         ScheduledFuture<?> timer;
-        /** The pump asked the child to cancel it: the task after it may have started before its answer was written. */
+        /** The pump asked the child to cancel it. */
         boolean cancelSent;
         /** A streaming task's output: the caller's end, which the pump feeds; null for a value task. */
         final Pipe<Object> output;
@@ -479,11 +482,13 @@ public final class IsolatedWorker implements Worker {
         idleSince = 0;
     }
 
+    /** Waits until {@code starting} is ready, and checks that it still lives (a successor may have died while it waited). */
     private ChildProcess awaitStarted(ChildProcess starting) throws StartFailure, IOException {
         long timeout = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout());
         long start = System.nanoTime();
-        while (!starting.accept()) {
-            String failed = !starting.process().isAlive() ? "its JVM exited before it was ready"
+        for (boolean ready; !(ready = starting.accept()) || !alive(starting); ) {
+            String failed = ready ? "its JVM died after it was ready"
+                    : !starting.process().isAlive() ? "its JVM exited before it was ready"
                     : lifecycle == STOPPED ? "the worker was stopped while its JVM started"
                     : System.nanoTime() - start > timeout ? "its JVM was not ready within " + backend.settings().startTimeout()
                     : null;
@@ -504,6 +509,11 @@ public final class IsolatedWorker implements Worker {
         return starting;
     }
 
+    /** Whether a connected JVM is still there: its process runs and its socket has not ended. */
+    private boolean alive(ChildProcess connected) {
+        return connected.process().isAlive() && Doorbell.drain(connected.socket(), scratch);
+    }
+
     private void exited() {
         exited = true;
         selector.wakeup();
@@ -522,7 +532,7 @@ public final class IsolatedWorker implements Worker {
             }
             boolean gone = socketEnded;
             if (exited) {
-                exited = false; // it may be a replaced JVM's: look at the current one
+                exited = false; // it may be a replaced JVM's, or the successor's (retire() looks at that one)
                 gone |= !child.process().isAlive();
             }
             if (gone) {
@@ -580,7 +590,7 @@ public final class IsolatedWorker implements Worker {
             return;
         }
         long idleNanos = backend.retirement().idleNanos();
-        if (successor != null) { // to give up on it if it does not start in time
+        if (successor != null && successor.socket() == null) { // to give up on it if it does not start in time
             long left = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout()) - (System.nanoTime() - successorLaunched);
             selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1));
         } else if (idleNanos >= 0 && idleSince != 0) {
@@ -595,6 +605,9 @@ public final class IsolatedWorker implements Worker {
             selector.selectedKeys().clear();
             if (!Doorbell.drain(child.socket(), scratch)) {
                 socketEnded = true;
+            }
+            if (successor != null && successor.socket() != null && !Doorbell.drain(successor.socket(), scratch)) {
+                successorEnded = true; // its end would keep the selector awake: retire() replaces it
             }
         }
     }
@@ -674,22 +687,25 @@ public final class IsolatedWorker implements Worker {
             boolean late = System.nanoTime() - successorLaunched > TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout());
             if (late) {
                 successor.kill("it was not ready within " + backend.settings().startTimeout());
+                successorLost("was not ready within " + backend.settings().startTimeout());
+                return true;
             }
-            if (late || !successor.process().isAlive()) {
-                ChildProcess failed = successor;
-                successor = null;
-                failed.awaitExit(STOP_GRACE);
-                String message = name + "'s successor JVM (pid " + failed.pid() + ") " + (late ? "was not ready within "
-                        + backend.settings().startTimeout() + ", with " : "exited before it was ready, with ")
-                        + failed.exitDescription() + ". " + failed.lastOutput();
-                failed.close();
-                backend.died(message);
+            if (!successor.process().isAlive()) {
+                successorLost("exited before it was ready");
                 return true;
             }
             return false;
         }
+        if (successorEnded || !successor.process().isAlive()) {
+            successorLost("died after it was ready, before it took over");
+            return true;
+        }
         if (!inFlight.isEmpty()) {
             return false; // the retiring JVM finishes the tasks it was sent
+        }
+        if (!alive(successor)) { // its end may not have woken the pump yet: the queue must not go to a dead JVM
+            successorLost("died after it was ready, before it took over");
+            return true;
         }
         ChildProcess retired = child;
         write(retired, Child.STOP, 0, -1);
@@ -705,6 +721,21 @@ public final class IsolatedWorker implements Worker {
             retired.close();
         });
         return true;
+    }
+
+    /**
+     * The successor did not start in time or died before taking over: that counts as a death, as
+     * any unexpected one, and the next {@link #retire()} launches another (the queue waits for it).
+     */
+    private void successorLost(String what) {
+        ChildProcess failed = successor;
+        successor = null;
+        successorEnded = false;
+        failed.awaitExit(STOP_GRACE);
+        String message = name + "'s successor JVM (pid " + failed.pid() + ") " + what + ", with " + failed.exitDescription()
+                + ". " + failed.lastOutput();
+        failed.close();
+        backend.died(message);
     }
 
     /**
@@ -837,7 +868,7 @@ public final class IsolatedWorker implements Worker {
 
     private boolean feedsWaiting() {
         for (StreamFeeder feeder : feeding) {
-            if (!feeder.queue.isEmpty()) {
+            if (!feeder.queue.isEmpty() || !feeder.carried.isEmpty()) {
                 return true;
             }
         }
@@ -855,6 +886,9 @@ public final class IsolatedWorker implements Worker {
                 continue;
             }
             int n = 0;
+            while (n < feedBatch.length && !feeder.carried.isEmpty()) {
+                feedBatch[n++] = feeder.carried.poll();
+            }
             Object last = null;
             for (Object item; n < feedBatch.length && (item = feeder.queue.peek()) != null; ) {
                 if (item == StreamFeeder.END || item instanceof StreamFeeder.Failed) {
@@ -866,14 +900,17 @@ public final class IsolatedWorker implements Worker {
             }
             if (n > 0) {
                 int written = writeItems(feeder, n, owner);
+                for (int i = n - 1; i >= written && written >= 0; i--) {
+                    feeder.carried.addFirst(feedBatch[i]); // the ring is full: they go first on the next pass
+                }
                 java.util.Arrays.fill(feedBatch, 0, n, null);
                 if (written < 0) {
                     it.remove();
                     continue;
                 }
-                sent = true;
+                sent |= written > 0;
                 if (written < n) {
-                    break; // the ring is full: the rest goes back… see writeItems
+                    break; // the ring is full: again after the replies
                 }
             }
             if (last != null) {
@@ -901,8 +938,9 @@ public final class IsolatedWorker implements Worker {
     }
 
     /**
-     * Writes {@code n} items of {@link #feedBatch} as messages; waits for room in the ring (the
-     * child's reader frees it without waiting for anything), as the items are already taken.
+     * Writes {@code n} items of {@link #feedBatch} as messages while the ring has room. It never
+     * waits for room: the child's reader, which frees it, may itself be waiting for room in the reply
+     * ring (to send a stream argument's credit), which only this thread empties.
      *
      * @return how many were written, or -1 if the task was failed (an item that cannot cross)
      */
@@ -936,12 +974,9 @@ public final class IsolatedWorker implements Worker {
                 count = encoded - 1;
             }
             int length = feedBuffer.writerIndex();
-            int at;
-            while ((at = requests.tryClaim(Child.ARG_ITEMS, header + length)) < 0) {
-                if (!child.process().isAlive()) {
-                    return -1;
-                }
-                Thread.onSpinWait(); // the child's reader drains the ring without waiting on anything
+            int at = requests.tryClaim(Child.ARG_ITEMS, header + length);
+            if (at < 0) {
+                return from;
             }
             MutableDirectBuffer buffer = requests.buffer();
             buffer.putLong(at, feeder.seq);
@@ -1162,14 +1197,11 @@ public final class IsolatedWorker implements Worker {
         String aftermath = expected ? "the worker was stopping, so it was not replaced"
                 : crash != null ? crash
                 : "a new JVM replaces it";
-        // The first unanswered task may have started; so may the one after a task the child was asked
-        // to cancel, since the child answers a cancellation from its reader, beside the worker thread.
-        for (boolean mayHaveStarted = true; mayHaveStarted && !inFlight.isEmpty(); ) {
-            Entry started = inFlight.pollFirst();
+        Entry started = inFlight.pollFirst(); // only the first unanswered task may have started: see "In flight"
+        if (started != null) {
             settle(started);
             started.execution.completeExceptionally(new WorkerDiedException(name + "'s JVM " + how + " while running "
                     + started.execution.invocation() + "; " + aftermath + ". " + dead.lastOutput(), null));
-            mayHaveStarted = started.cancelSent;
         }
         for (Iterator<Entry> it = inFlight.descendingIterator(); it.hasNext(); ) {
             Entry unstarted = it.next();
@@ -1189,8 +1221,10 @@ public final class IsolatedWorker implements Worker {
         }
         for (;;) {
             try {
-                ChildProcess next = successor != null ? successor : launchJvm(); // a retiring JVM's successor takes over
+                // A retiring JVM's successor takes over, unless awaitStarted finds it dead too (one more death).
+                ChildProcess next = successor != null ? successor : launchJvm();
                 successor = null;
+                successorEnded = false;
                 child = awaitStarted(next);
                 fresh();
                 return true;

@@ -15,8 +15,10 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  * A task is sent to exactly one JVM and answered there once, so none is lost or run twice; the
  * queue waits for the successor only as long as the JVM start that overlaps the last tasks. If
- * the current JVM dies meanwhile, the successor replaces it; if the successor fails to start, that
- * counts as a death and another is launched.
+ * the current JVM dies meanwhile, the successor replaces it; if the successor fails to start, or
+ * dies after it was ready but before it takes over (its process ended or its socket ended, looked
+ * at again just before the hand-over), that counts as a death and another is launched: a task is
+ * never sent to a successor already dead.
  */
 final class Retirement {
 

@@ -2,6 +2,7 @@ package dev.moroutine.isolated.internal;
 
 import dev.moroutine.internal.dispatch.Endpoint;
 import dev.moroutine.internal.dispatch.Worker;
+import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.SpscArrayQueue;
@@ -17,8 +18,10 @@ import org.jctools.queues.SpscArrayQueue;
  * The feeder hands over at most {@code highWaterMark} items more than the worker's function has
  * taken: the child reports its function's takes ({@link Child#ARG_CREDIT}), the pump records them
  * here ({@link #credit}) and unparks the feeder. So the child's pipe, of the same high-water mark,
- * always has room for what arrives, and its reader never waits; items beyond the credit stay in
- * the stream's own pipe here (a channel's distributor then feeds other consumers).
+ * always has room for what arrives, and its reader never waits for it; items beyond the credit stay
+ * in the stream's own pipe here (a channel's distributor then feeds other consumers). The reader
+ * does wait for room in the reply ring when it sends credit, so the pump never waits for room in
+ * the request ring: items it took that do not fit are {@link #carried} to its next pass.
  *
  * <h2>Lifetime</h2>
  * The binding is opened when the task becomes the one the child runs (never for a task that waits
@@ -45,6 +48,8 @@ final class StreamFeeder {
     private boolean opened;
     /** The pump's: the end or failure was sent. */
     boolean ended;
+    /** The pump's: items taken from {@link #queue} that found the request ring full; they are sent first. */
+    final ArrayDeque<Object> carried = new ArrayDeque<>();
 
     /** The stream failed: the pump sends this instead of {@link #END}. */
     record Failed(Throwable failure) {}

@@ -1,0 +1,54 @@
+package dev.moroutine.isolated;
+
+import static dev.moroutine.Moroutine.mo;
+import static dev.moroutine.stream.Streaming.emitting;
+
+import dev.moroutine.Mo0;
+import dev.moroutine.Mo1;
+import dev.moroutine.stream.StreamMo1;
+import java.net.InetAddress;
+import java.net.Socket;
+
+/** Moroutines of the isolated review's tests; loaded in the worker JVMs too, so nothing here touches JUnit. */
+public final class ReviewJobs {
+
+    private ReviewJobs() {}
+
+    /** Emits each item of its stream argument as it takes it: the child reads the request ring and writes the reply ring at once. */
+    public static final StreamMo1<Iterable<String>, String> echo = emitting((Iterable<String> items,
+            dev.moroutine.stream.Emitter<String> out) -> {
+        for (String item : items) {
+            out.emit(item);
+        }
+    });
+
+    /** Says it started, like {@link Jobs#block}, then runs until its JVM is killed: it ignores interrupts. */
+    public static final Mo1<Integer, Integer> startThenSpin = mo(port -> {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.getOutputStream().write(1);
+        }
+        for (long i = 0; ; i++) {
+            if (i == Long.MAX_VALUE) {
+                return port;
+            }
+        }
+    });
+
+    /** An exception whose message cannot be read: building it fails, as a lazily built message may. */
+    public static final class UnprintableException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public UnprintableException() {
+            super();
+        }
+
+        @Override
+        public String getMessage() {
+            throw new IllegalStateException("no message");
+        }
+    }
+
+    public static final Mo0<String> throwUnprintable = mo(() -> {
+        throw new UnprintableException();
+    });
+}
