@@ -28,7 +28,7 @@ class CancelledRunawayTest {
                 ServerSocket gate = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             gate.setSoTimeout(60_000);
             long pid = pool.run(Jobs.pid.call());
-            CompletableFuture<Integer> runaway = pool.submit(ReviewJobs.startThenSpin.call(gate.getLocalPort())
+            CompletableFuture<Integer> runaway = pool.submit(FaultJobs.startThenSpin.call(gate.getLocalPort())
                     .withTimeout(Duration.ofSeconds(1)));
             try (Socket started = gate.accept()) {
                 assertEquals(1, started.getInputStream().read(), "the runaway has started");

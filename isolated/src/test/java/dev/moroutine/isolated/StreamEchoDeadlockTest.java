@@ -35,7 +35,7 @@ class StreamEchoDeadlockTest {
                 .withPoolOptions(PoolOptions.defaults().withHighWaterMark(64)))) {
             CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> {
                 for (int round = 0; round < rounds; round++) {
-                    try (LiveStream<String> out = pool.run(ReviewJobs.echo.call(channel(Collections.nCopies(n, item))))) {
+                    try (LiveStream<String> out = pool.run(FaultJobs.echo.call(channel(Collections.nCopies(n, item))))) {
                         for (String got : out) {
                             assertEquals(item.length(), got.length());
                             echoed.incrementAndGet();

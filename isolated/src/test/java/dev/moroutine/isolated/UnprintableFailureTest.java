@@ -23,13 +23,13 @@ class UnprintableFailureTest {
     void aFailureWhoseMessageThrowsStillSettlesTheTask() throws Exception {
         try (Pool pool = Isolated.workers(1, IsolatedOptions.defaults())) {
             long pid = pool.run(Jobs.pid.call());
-            CompletableFuture<String> failing = pool.submit(ReviewJobs.throwUnprintable.call());
+            CompletableFuture<String> failing = pool.submit(FaultJobs.throwUnprintable.call());
             try {
                 failing.get(30, TimeUnit.SECONDS);
                 fail("it succeeded");
             } catch (ExecutionException settled) {
                 String crossed = String.valueOf(settled.getCause());
-                assertTrue(crossed.contains(ReviewJobs.UnprintableException.class.getName()), crossed);
+                assertTrue(crossed.contains(FaultJobs.UnprintableException.class.getName()), crossed);
                 assertTrue(crossed.contains("(its getMessage() threw)"), crossed);
             } catch (TimeoutException stuck) {
                 int active = pool.workers().get(0).activeCount();

@@ -9,10 +9,13 @@ import dev.moroutine.stream.StreamMo1;
 import java.net.InetAddress;
 import java.net.Socket;
 
-/** Moroutines of the isolated review's tests; loaded in the worker JVMs too, so nothing here touches JUnit. */
-public final class ReviewJobs {
+/**
+ * Moroutines of the fault and race tests (a runaway, an echo of large items, an unprintable failure);
+ * loaded in the worker JVMs too, so nothing here touches JUnit.
+ */
+public final class FaultJobs {
 
-    private ReviewJobs() {}
+    private FaultJobs() {}
 
     /** Emits each item of its stream argument as it takes it: the child reads the request ring and writes the reply ring at once. */
     public static final StreamMo1<Iterable<String>, String> echo = emitting((Iterable<String> items,

@@ -13,10 +13,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-/** Moroutines of {@link SignalReviewTest}, loaded in the worker JVMs too. */
-public final class SignalReviewJobs {
+/** Moroutines of {@link SignalLifecycleTest}, loaded in the worker JVMs too. */
+public final class SignalJobs {
 
-    private SignalReviewJobs() {}
+    private SignalJobs() {}
 
     /** Waits for its signal, and returns what its reason looks like: its length, hash and last character's code. */
     public static final Mo1<Signal, String> awaitAbortDigest = mo(signal -> {

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Review of signal arguments on worker JVMs: moments, reasons, user actions and pool lifecycles. */
+/** Signal arguments on worker JVMs: moments, reasons, user actions and pool lifecycles. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class SignalReviewTest {
+class SignalLifecycleTest {
 
     private static Pool pool;
 
@@ -50,26 +50,26 @@ class SignalReviewTest {
         String crossed = "x".repeat(1024) + "…";
         AbortController before = new AbortController();
         before.abort(reason);
-        assertEquals(SignalReviewJobs.digest(crossed),
-                pool.submit(SignalReviewJobs.awaitAbortDigest.call(before.signal())).orTimeout(30, TimeUnit.SECONDS).join());
+        assertEquals(SignalJobs.digest(crossed),
+                pool.submit(SignalJobs.awaitAbortDigest.call(before.signal())).orTimeout(30, TimeUnit.SECONDS).join());
         AbortController after = new AbortController();
-        CompletableFuture<String> result = pool.submit(SignalReviewJobs.awaitAbortDigest.call(after.signal()));
+        CompletableFuture<String> result = pool.submit(SignalJobs.awaitAbortDigest.call(after.signal()));
         after.abort(reason);
-        assertEquals(SignalReviewJobs.digest(crossed), result.orTimeout(30, TimeUnit.SECONDS).join());
+        assertEquals(SignalJobs.digest(crossed), result.orTimeout(30, TimeUnit.SECONDS).join());
         String exact = "é".repeat(1024);
         AbortController whole = new AbortController();
-        result = pool.submit(SignalReviewJobs.awaitAbortDigest.call(whole.signal()));
+        result = pool.submit(SignalJobs.awaitAbortDigest.call(whole.signal()));
         whole.abort(exact);
-        assertEquals(SignalReviewJobs.digest(exact), result.orTimeout(30, TimeUnit.SECONDS).join(), "1,024 characters cross whole");
+        assertEquals(SignalJobs.digest(exact), result.orTimeout(30, TimeUnit.SECONDS).join(), "1,024 characters cross whole");
     }
 
     @Test
     void aLongReasonIsNeverCutInsideASurrogatePair() {
         String reason = "a".repeat(1023) + "\uD83D\uDE00" + "tail"; // the 1,024th character is a high surrogate
         AbortController controller = new AbortController();
-        CompletableFuture<String> result = pool.submit(SignalReviewJobs.awaitAbortDigest.call(controller.signal()));
+        CompletableFuture<String> result = pool.submit(SignalJobs.awaitAbortDigest.call(controller.signal()));
         controller.abort(reason);
-        assertEquals(SignalReviewJobs.digest("a".repeat(1023) + "…"), result.orTimeout(30, TimeUnit.SECONDS).join());
+        assertEquals(SignalJobs.digest("a".repeat(1023) + "…"), result.orTimeout(30, TimeUnit.SECONDS).join());
     }
 
     @Test
@@ -95,7 +95,7 @@ class SignalReviewTest {
                 AbortController controller = new AbortController();
                 List<CompletableFuture<String>> waiting = new ArrayList<>();
                 for (int i = 0; i < 40; i++) {
-                    waiting.add(one.submit(SignalReviewJobs.awaitAbortWithPayload.call(payload, controller.signal())));
+                    waiting.add(one.submit(SignalJobs.awaitAbortWithPayload.call(payload, controller.signal())));
                 }
                 controller.abort("full");
                 started.getOutputStream().write(1);
@@ -142,7 +142,7 @@ class SignalReviewTest {
     void aStreamingTaskStopsWhenItsSignalFires() {
         AbortController controller = new AbortController();
         int taken = 0;
-        try (LiveStream<Integer> items = pool.run(SignalReviewJobs.countUntilAborted.call(controller.signal()))) {
+        try (LiveStream<Integer> items = pool.run(SignalJobs.countUntilAborted.call(controller.signal()))) {
             Iterator<Integer> it = items.iterator();
             for (; it.hasNext(); taken++) {
                 it.next();
@@ -169,7 +169,7 @@ class SignalReviewTest {
     void theSameSignalPassedTwiceFiresBoth() {
         for (int round = 0; round < 20; round++) {
             AbortController controller = new AbortController();
-            CompletableFuture<String> result = pool.submit(SignalReviewJobs.awaitBoth.call(controller.signal(), controller.signal()));
+            CompletableFuture<String> result = pool.submit(SignalJobs.awaitBoth.call(controller.signal(), controller.signal()));
             controller.abort("twice " + round);
             assertEquals("twice " + round + "|twice " + round, result.orTimeout(30, TimeUnit.SECONDS).join());
         }
@@ -183,7 +183,7 @@ class SignalReviewTest {
         try (ServerSocket gate = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             long pid = one.run(Jobs.pid.call());
             AbortController controller = new AbortController();
-            CompletableFuture<String> result = one.submit(SignalReviewJobs.awaitAbortWithFaultyAction.call(controller.signal(),
+            CompletableFuture<String> result = one.submit(SignalJobs.awaitAbortWithFaultyAction.call(controller.signal(),
                     gate.getLocalPort()));
             try (Socket started = gate.accept()) {
                 started.getInputStream().read(); // the task has registered its actions
