@@ -81,7 +81,8 @@ final class ChildProcess implements AutoCloseable {
             listening.configureBlocking(false);
             listening.register(selector, SelectionKey.OP_ACCEPT);
             Process process = launcher.start(concat(directory.toString(), arguments));
-            process.onExit().thenRun(exited);
+            // Not process.onExit(): it completes on the common pool, which a busy program may hold for as long as it likes.
+            Thread.ofVirtual().name(name + "-exit").start(() -> awaitExit(process, exited));
             return new ChildProcess(process, directory, shared, listening, selector, name);
         } catch (IOException | RuntimeException | Error e) {
             if (listening != null) {
@@ -92,6 +93,18 @@ final class ChildProcess implements AutoCloseable {
             }
             deleteDirectory(directory);
             throw e;
+        }
+    }
+
+    private static void awaitExit(Process process, Runnable exited) {
+        for (;;) {
+            try {
+                process.waitFor();
+                exited.run();
+                return;
+            } catch (InterruptedException ignored) {
+                // nothing interrupts it on purpose: the process's end is what it waits for
+            }
         }
     }
 
