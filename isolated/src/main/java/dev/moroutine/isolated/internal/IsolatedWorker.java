@@ -50,7 +50,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * <h2>In flight</h2>
  * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once,
  * once its run has ended, before it takes the next. So of the tasks sent and not answered, in order,
- * only the first can have started: the pump treats it as running. A task cancelled from outside
+ * only the first can have started: the pump treats it as running. A streaming task is the exception
+ * (known, open): its forwarder answers once its last items have crossed, which may be after the next
+ * task started, so a death then fails the stream and puts that next task back. A task cancelled from outside
  * ({@code cancel(…)} on its future) is reported by a completion action to the pump, which sends
  * {@link Child#CANCEL}; the child cancels its own execution, interrupting the run, but answers only
  * when its worker thread has left the run: a function that ignores interrupts runs on, and the
