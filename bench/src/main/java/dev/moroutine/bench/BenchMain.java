@@ -50,7 +50,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * on the JDK 25 toolchain):
  * <pre>
  * mvn -q -Pbench -DskipTests package                            # quick: about 3 minutes on 2 cores
- * mvn -q -Pbench -DskipTests package -Dbench.mode=full          # about 35 minutes
+ * mvn -q -Pbench -DskipTests package -Dbench.mode=full          # about 45 minutes
  * mvn -q -Pbench -DskipTests package -Dbench.include=FanOut     # a regular expression over benchmark names
  * mvn -q -Pbench -DskipTests package -Dbench.busy=1             # then all again with 1 core kept busy
  * </pre>
@@ -204,7 +204,7 @@ public final class BenchMain {
                     .toList());
         }
         String title = "moroutine beside its peers — " + modeName + " mode, " + start.truncatedTo(ChronoUnit.MINUTES)
-                + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
+                + ", " + RunInfo.machine();
         Chart.write(rows, title, chart);
         String summary = ResultsTable.summary(rows);
         String targets = Targets.render(Targets.evaluate(rows, took, everything && "quick".equals(modeName) && busy == 0));
@@ -344,7 +344,6 @@ public final class BenchMain {
 
     private static String header(String modeName, Mode mode, String include, int busy, Collection<RunResult> results,
             PiscinaResults node, ClusterResults clustered, Instant start, Duration took, double loadBefore, double loadAfter) {
-        int cpus = Runtime.getRuntime().availableProcessors();
         String command = "mvn -q -Pbench -DskipTests package"
                 + ("quick".equals(modeName) ? "" : " -Dbench.mode=" + modeName)
                 + ("dev.moroutine.bench.".equals(include) ? "" : " -Dbench.include=" + include)
@@ -358,7 +357,7 @@ public final class BenchMain {
                 "- Code: commit " + git("rev-parse", "--short", "HEAD")
                         + (git("status", "--porcelain", "--", "../core").isEmpty() ? "" : ", with uncommitted changes in core/")
                         + "; moroutine-core loaded from " + coreJar(),
-                "- Machine: " + cpus + " CPUs, " + System.getProperty("os.name") + " " + System.getProperty("os.arch")
+                "- Machine: " + RunInfo.machine()
                         + "; load average (1 min) " + load(loadBefore) + " at the start, " + load(loadAfter)
                         + " at the end (other engineers' builds share this machine)"));
         if (!results.isEmpty()) {

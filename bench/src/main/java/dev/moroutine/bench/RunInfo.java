@@ -3,11 +3,13 @@ package dev.moroutine.bench;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** What a report says about its run: the code's commit and the machine's load. Stateless. */
+/** What a report says about its run: the code's commit, the machine and its load. Stateless. */
 public final class RunInfo {
 
     private RunInfo() {}
@@ -50,5 +52,26 @@ public final class RunInfo {
      */
     public static String load(double load) {
         return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f", load);
+    }
+
+    /**
+     * The machine for a report: so that a figure is read beside the hardware that gave it.
+     *
+     * @return the CPU count, the CPU model (from {@code /proc/cpuinfo}, "model unknown" elsewhere), the OS and the
+     *     architecture, e.g. "2 CPUs (AMD EPYC), Linux amd64"
+     */
+    public static String machine() {
+        return Runtime.getRuntime().availableProcessors() + " CPUs (" + cpuModel() + "), " + System.getProperty("os.name")
+                + " " + System.getProperty("os.arch");
+    }
+
+    private static String cpuModel() {
+        try (var lines = Files.lines(Path.of("/proc/cpuinfo"), StandardCharsets.UTF_8)) {
+            return lines.filter(line -> line.startsWith("model name") && line.indexOf(':') > 0)
+                    .map(line -> line.substring(line.indexOf(':') + 1).strip())
+                    .findFirst().orElse("model unknown");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "model unknown";
+        }
     }
 }

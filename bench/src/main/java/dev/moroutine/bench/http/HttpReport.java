@@ -1,5 +1,6 @@
 package dev.moroutine.bench.http;
 
+import dev.moroutine.bench.RunInfo;
 import dev.moroutine.bench.http.HttpBench.Endpoint;
 import dev.moroutine.bench.http.HttpBench.Mode;
 import dev.moroutine.bench.http.HttpBench.Sample;
@@ -36,8 +37,7 @@ final class HttpReport {
         lines.add("- Run: " + run.start().truncatedTo(ChronoUnit.SECONDS) + ", took " + run.took().toMinutes() + " min "
                 + run.took().toSecondsPart() + " s");
         lines.add("- Code: commit " + run.commit() + (run.clean() ? "" : ", with uncommitted changes in serve/ or the bench's http package"));
-        lines.add("- Machine: " + Runtime.getRuntime().availableProcessors() + " CPUs, " + System.getProperty("os.name") + " "
-                + System.getProperty("os.arch") + "; load average (1 min) " + run.loadBefore() + " at the start, " + run.loadAfter()
+        lines.add("- Machine: " + RunInfo.machine() + "; load average (1 min) " + run.loadBefore() + " at the start, " + run.loadAfter()
                 + " at the end. wrk, the server under test and the bench's own JVM share these CPUs: the \"cores\" columns"
                 + " say what each took during the measured runs, and \"other\" what the rest of the machine took.");
         lines.add("- CPUs: " + run.pinning() + ".");
