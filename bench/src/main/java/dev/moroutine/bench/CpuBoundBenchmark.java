@@ -8,10 +8,12 @@ import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -24,11 +26,14 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * CPU-bound speed-up: {@code isPrime(999_999_937)} (the seed's example, trial division) {@link #TASKS}
- * times, that is twice per CPU: one after the other on the caller ({@code sequential}), or all at
- * once on a pool with one worker per CPU ({@code moroutine}: {@code pool.runAll(…)};
- * {@code ForkJoinPool}: {@code invokeAll}). The score is the time for all of them, in milliseconds;
- * the results table divides the sequential time by each pool's for the speed-up.
+ * CPU-bound speed-up: trial-division primality tests (the seed's {@code isPrime}), one after the other on
+ * the caller ({@code sequential}), or all at once on a pool with one worker per CPU ({@code moroutine}:
+ * {@code pool.runAll(…)}; {@code ForkJoinPool}: {@code invokeAll}). Two batches: {@value #EVEN},
+ * {@code isPrime(999_999_937)} {@link #TASKS} times (twice per CPU, each test as long as the others), and
+ * {@value #MIXED}, {@link #MIXED_TASKS} tests of primes from about 10<sup>6</sup> to 10<sup>9</sup> in a
+ * seeded order, so that the tests' costs differ up to 32-fold and a pool that hands out work unevenly
+ * shows it. The score is the time for the whole batch, in milliseconds; the results table divides the
+ * sequential time by each pool's for the speed-up.
  *
  * <p>Run (from the repository root; writes {@code bench/results/RESULTS.md}):
  * <pre>
@@ -46,8 +51,20 @@ public class CpuBoundBenchmark {
     /** The CPUs, and so the workers of each pool. */
     public static final int CPUS = Runtime.getRuntime().availableProcessors();
 
-    /** How many times {@link #PRIME} is tested per operation: two per CPU. */
+    /** How many times {@link #PRIME} is tested per operation of the {@value #EVEN} batch: two per CPU. */
     public static final int TASKS = 2 * CPUS;
+
+    /** How many tests the {@value #MIXED} batch has. */
+    public static final int MIXED_TASKS = 64;
+
+    /** The batch of equal tests. */
+    public static final String EVEN = "even";
+
+    /** The batch of tests of mixed cost. */
+    public static final String MIXED = "mixed";
+
+    /** The largest primes below 10<sup>6</sup>, 10<sup>7</sup>, 10<sup>8</sup> and 10<sup>9</sup>: each test costs √n divisions. */
+    private static final long[] PRIMES_OF_MIXED_COST = {999_983L, 9_999_991L, 99_999_989L, PRIME};
 
     /** On the caller, one after the other. */
     public static final String SEQUENTIAL = "sequential";
@@ -59,6 +76,12 @@ public class CpuBoundBenchmark {
     @Param({SEQUENTIAL, Dispatcher.MOROUTINE, Dispatcher.FORK_JOIN_POOL})
     public String system;
 
+    /** Which batch: {@value #EVEN} or {@value #MIXED}. */
+    @Param({EVEN, MIXED})
+    public String batch;
+
+    private long[] numbers;
+
     private Pool pool;
     private ForkJoinPool forkJoinPool;
     private List<Task<Boolean>> tasks;
@@ -67,11 +90,12 @@ public class CpuBoundBenchmark {
     /** Starts the pool. */
     @Setup(Level.Trial)
     public void setup() {
+        numbers = numbers(batch);
         tasks = new ArrayList<>();
         callables = new ArrayList<>();
-        for (int i = 0; i < TASKS; i++) {
-            tasks.add(isPrime.call(PRIME));
-            callables.add(() -> isPrime(PRIME));
+        for (long n : numbers) {
+            tasks.add(isPrime.call(n));
+            callables.add(() -> isPrime(n));
         }
         switch (system) {
             case SEQUENTIAL -> { }
@@ -82,9 +106,24 @@ public class CpuBoundBenchmark {
     }
 
     /**
-     * Tests {@link #PRIME} {@link #TASKS} times.
+     * The numbers a batch tests, all prime.
      *
-     * @return how many of the tests said prime, {@link #TASKS}
+     * @param batch {@value #EVEN} or {@value #MIXED}
+     * @return {@link #PRIME} {@link #TASKS} times, or {@link #MIXED_TASKS} primes of mixed size, the same each time
+     */
+    public static long[] numbers(String batch) {
+        return switch (batch) {
+            case EVEN -> LongStream.generate(() -> PRIME).limit(TASKS).toArray();
+            case MIXED -> new SplittableRandom(MIXED_TASKS).ints(MIXED_TASKS, 0, PRIMES_OF_MIXED_COST.length)
+                    .mapToLong(i -> PRIMES_OF_MIXED_COST[i]).toArray();
+            default -> throw new IllegalArgumentException("unknown batch \"" + batch + "\": give " + EVEN + " or " + MIXED);
+        };
+    }
+
+    /**
+     * Tests the batch's numbers.
+     *
+     * @return how many of the tests said prime: all of them
      * @throws Exception if a task failed
      */
     @Benchmark
@@ -99,8 +138,8 @@ public class CpuBoundBenchmark {
                 primes += prime.get() ? 1 : 0;
             }
         } else {
-            for (int i = 0; i < TASKS; i++) {
-                primes += isPrime(PRIME) ? 1 : 0;
+            for (long n : numbers) {
+                primes += isPrime(n) ? 1 : 0;
             }
         }
         return primes;

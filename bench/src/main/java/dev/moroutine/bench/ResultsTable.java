@@ -334,8 +334,8 @@ public final class ResultsTable {
                         ? system + " + " + transport(Transport.ARRAY_BLOCKING_QUEUE) : system;
                 yield new Placement(shape, name, role);
             }
-            case "primes" -> new Placement(Shapes.CPU, CpuBoundBenchmark.SEQUENTIAL.equals(system)
-                    ? CpuBoundBenchmark.SEQUENTIAL : system,
+            case "primes" -> new Placement(CpuBoundBenchmark.MIXED.equals(params.getParam("batch")) ? Shapes.CPU_MIXED : Shapes.CPU,
+                    CpuBoundBenchmark.SEQUENTIAL.equals(system) ? CpuBoundBenchmark.SEQUENTIAL : system,
                     CpuBoundBenchmark.SEQUENTIAL.equals(system) ? Role.BASELINE : role);
             default -> sharedMemory(method).orElseGet(() -> other(params));
         };

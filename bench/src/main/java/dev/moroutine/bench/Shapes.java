@@ -45,6 +45,10 @@ public final class Shapes {
     /** isPrime × 2 per CPU. */
     public static final Shape CPU = new Shape(30, "cpu", "CPU-bound: isPrime(999,999,937) × " + CpuBoundBenchmark.TASKS
             + " (2 per CPU), sequential vs " + CpuBoundBenchmark.CPUS + " workers", Kind.TIME, "ms per batch");
+    /** isPrime of mixed cost, many more tests than workers. */
+    public static final Shape CPU_MIXED = new Shape(31, "cpu-mixed", "CPU-bound: " + CpuBoundBenchmark.MIXED_TASKS
+            + " isPrime tests of mixed cost (primes near 10^6 to 10^9), sequential vs " + CpuBoundBenchmark.CPUS + " workers",
+            Kind.TIME, "ms per batch");
     /** Mutex vs locks, one thread. */
     public static final Shape LOCK = new Shape(40, "lock", "Lock/unlock, 1 thread", Kind.NANOS, "ns per lock/unlock");
     /** Mutex vs locks, two threads. */

@@ -76,6 +76,7 @@ public final class Targets {
             targets.add(versus(rows, shape, Dispatcher.FORK_JOIN_POOL, 1.0));
         }
         targets.add(versus(rows, Shapes.CPU, Dispatcher.FORK_JOIN_POOL, 1.0));
+        targets.add(versus(rows, Shapes.CPU_MIXED, Dispatcher.FORK_JOIN_POOL, 1.0));
         targets.add(versus(rows, Shapes.STREAM, SUBMISSION_PUBLISHER, 1.5));
         targets.add(versus(rows, Shapes.CHANNEL, SUBMISSION_PUBLISHER, 1.5));
         targets.add(versus(rows, Shapes.ROUND_TRIP, SUBMISSION_PUBLISHER, 0.5));

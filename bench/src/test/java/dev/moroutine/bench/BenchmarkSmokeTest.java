@@ -1,14 +1,19 @@
 package dev.moroutine.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -103,8 +108,9 @@ class BenchmarkSmokeTest {
                 .map(way -> Arguments.of(system, way)));
     }
 
-    static Stream<String> cpuBoundSystems() {
-        return params(CpuBoundBenchmark.class, "system");
+    static Stream<Arguments> cpuBoundCases() {
+        return params(CpuBoundBenchmark.class, "system").flatMap(system -> params(CpuBoundBenchmark.class, "batch")
+                .map(batch -> Arguments.of(system, batch)));
     }
 
     static Stream<String> sharedMemoryMethods() {
@@ -162,17 +168,30 @@ class BenchmarkSmokeTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("cpuBoundSystems")
-    void cpuBound(String system) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("cpuBoundCases")
+    void cpuBound(String system, String batch) throws Exception {
         CpuBoundBenchmark benchmark = new CpuBoundBenchmark();
         benchmark.system = system;
+        benchmark.batch = batch;
         benchmark.setup();
         try {
-            assertEquals(CpuBoundBenchmark.TASKS, benchmark.primes());
+            assertEquals(CpuBoundBenchmark.numbers(batch).length, benchmark.primes());
         } finally {
             benchmark.tearDown();
         }
+    }
+
+    @Test
+    void mixesTestsOfEveryCostInOneOrderEachTime() {
+        long[] mixed = CpuBoundBenchmark.numbers(CpuBoundBenchmark.MIXED);
+        assertEquals(CpuBoundBenchmark.MIXED_TASKS, mixed.length);
+        assertArrayEquals(mixed, CpuBoundBenchmark.numbers(CpuBoundBenchmark.MIXED));
+        assertEquals(Set.of(999_983L, 9_999_991L, 99_999_989L, CpuBoundBenchmark.PRIME),
+                Arrays.stream(mixed).boxed().collect(Collectors.toSet()));
+        assertTrue(Arrays.stream(mixed).allMatch(CpuBoundBenchmark::isPrime));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CpuBoundBenchmark.numbers("odd"));
+        assertEquals("unknown batch \"odd\": give even or mixed", e.getMessage());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -41,6 +41,9 @@ class ResultsTableTest {
         rows.add(row(Shapes.CPU, CpuBoundBenchmark.SEQUENTIAL, Role.BASELINE, 8, 8, 8));
         rows.add(row(Shapes.CPU, Dispatcher.MOROUTINE, Role.MOROUTINE, 4, 5, 4.5));
         rows.add(row(Shapes.CPU, Dispatcher.FORK_JOIN_POOL, Role.PEER, 4.4, 4.4, 4.4));
+        rows.add(row(Shapes.CPU_MIXED, CpuBoundBenchmark.SEQUENTIAL, Role.BASELINE, 40, 40, 40));
+        rows.add(row(Shapes.CPU_MIXED, Dispatcher.MOROUTINE, Role.MOROUTINE, 18, 18, 18));
+        rows.add(row(Shapes.CPU_MIXED, Dispatcher.FORK_JOIN_POOL, Role.PEER, 20, 20, 20));
         rows.add(row(Shapes.LOCK, "moroutine Mutex", Role.MOROUTINE, 30, 30, 30));
         rows.add(row(Shapes.LOCK, "ReentrantLock", Role.PEER, 15, 15, 15));
         for (int k : Shapes.FAN_OUT_CONSUMERS) {
@@ -115,6 +118,8 @@ class ResultsTableTest {
         // issue 14: against one named peer each
         assertEquals(Optional.of(true), find(targets, "one noop task at a time: moroutine ≥ 10.0× ForkJoinPool").met()); // 80×
         assertEquals(Optional.of(false), find(targets, "CPU-bound").met()); // speed-ups 1.78 vs 1.82
+        Target mixed = find(targets, "CPU-bound: 64 isPrime tests of mixed cost");
+        assertEquals(Optional.of(true), mixed.met(), mixed.measured()); // speed-ups 2.22 vs 2.00, against its own sequential run
         Target stream = find(targets, "Stream worker→caller: 20,000 items per stream: moroutine ≥ 1.50× SubmissionPublisher");
         assertEquals("9.00 vs 30.0 = 0.300×", stream.measured());
         assertEquals(Optional.empty(), find(targets, "Round trip").met());
