@@ -6,9 +6,15 @@ import static dev.moroutine.stream.Streaming.emitting;
 import dev.moroutine.Mo1;
 import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.StreamMo1;
+import java.io.Externalizable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.ObjectInput;
+import java.io.ObjectOutput;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CountDownLatch;
 
 /** Moroutines of the item-order and answer-order tests; loaded in the worker JVMs too, so nothing here touches JUnit. */
 public final class OrderJobs {
@@ -36,5 +42,32 @@ public final class OrderJobs {
         Files.writeString(Path.of(file), "ran\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         Runtime.getRuntime().halt(3);
         return 0;
+    });
+
+    /** An item that never finishes crossing: encoding it holds its stream's forwarder until the JVM dies (or interrupts it). */
+    public static final class Stall implements Externalizable {
+        private static final long serialVersionUID = 1L;
+
+        /** For the codec. */
+        public Stall() {}
+
+        @Override
+        public void writeExternal(ObjectOutput out) throws IOException {
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                throw new InterruptedIOException("stalled");
+            }
+        }
+
+        @Override
+        public void readExternal(ObjectInput in) {}
+    }
+
+    /** Records its run, emits "first" then a {@link Stall}, and returns: its run ends, its items never all cross. */
+    public static final StreamMo1<String, Object> recordThenStall = emitting((String file, Emitter<Object> out) -> {
+        Files.writeString(Path.of(file), "ran\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        out.emit("first");
+        out.emit(new Stall());
     });
 }
