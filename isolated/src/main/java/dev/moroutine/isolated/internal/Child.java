@@ -38,26 +38,28 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * the moroutine is found by its id, {@link Definition#find}; a task-arg is the same invocation for
  * the same key, so the worker's cache hits) and dispatches it to the worker thread. With nothing to
  * read it spins briefly, then blocks reading the doorbell socket (see {@link SharedFile}). The
- * worker thread writes each reply to the reply ring as it completes the task, before it takes the
- * next one, and rings the parent's doorbell if the parent's pump sleeps. A streaming task is
- * answered by its {@link StreamForwarder} once its last items have crossed, which may be after the
- * next task started; so the worker thread, as it leaves a streaming task's run and before it takes
- * the next task, writes {@link #RUN_ENDED} (unless the answer went first), and the parent knows which
- * task runs. The reader answers a task
- * it could not decode. When the parent asks it to cancel a task ({@link #CANCEL}), the reader
- * cancels the execution as a thread pool's caller would, which interrupts the run and fires its
- * signals; the run may go on all the same (a function that ignores interrupts), and the parent
- * counts the task as running, its timer going, until the answer. So that answer, made while the
- * execution completes, waits for the worker thread to leave the run ({@link ThreadWorker.Leaving}),
- * which writes it before it takes the next task (see {@code CancelledRun}). Each task is thus
- * answered once, in order, and only once its run has ended: of the tasks not answered and whose run
- * was not reported ended, only the first can have started. The reply ring is written by several
- * threads (the worker thread, the forwarders, the reader), but Agrona's ring delivers messages in
- * the order they were claimed, so whatever the worker thread wrote before it took a task reaches
- * the parent before anything that task caused. A signal argument stands here as a controller of this JVM's,
- * which the reader fires when the parent says the caller's signal fired ({@link #SIGNAL}); its
- * actions run on the reader. A daemon thread reads stdin, which nothing ever writes:
- * its end means the parent is gone, and the JVM halts at once.
+ * reader answers a task it could not decode. The worker thread writes each reply to the reply ring as it
+ * completes the task, before it takes the next one, and rings the parent's doorbell if the
+ * parent's pump sleeps. A streaming task is answered by its {@link StreamForwarder} once its last
+ * items have crossed, which may be after the next task started (the worker thread never waits for
+ * them); so the worker thread, as it leaves a streaming task's run and before it takes the next
+ * task, writes {@link #RUN_ENDED} (unless the answer went first).
+ *
+ * <p>When the parent asks it to cancel a task ({@link #CANCEL}), the reader cancels the execution
+ * as a thread pool's caller would, which interrupts the run and fires its signals; the run may go
+ * on all the same (a function that ignores interrupts), and the parent counts the task as running,
+ * its timer going, until the answer. So that answer, made while the execution completes, waits for
+ * the worker thread to leave the run ({@link ThreadWorker.Leaving}), which writes it before it takes
+ * the next task (see {@code CancelledRun}). Each task is thus answered once, and only once its run
+ * has ended; and of the tasks neither answered nor reported ended, only the first can have started.
+ * The reply ring is written by several threads (the worker thread, the forwarders, the reader), but
+ * Agrona's ring delivers messages in the order they were claimed, so whatever the worker thread
+ * wrote before it took a task reaches the parent before anything that task caused.
+ *
+ * <p>A signal argument stands here as a controller of this JVM's, which the reader fires when the
+ * parent says the caller's signal fired ({@link #SIGNAL}); its actions run on the reader. A daemon
+ * thread reads stdin, which nothing ever writes: its end means the parent is gone, and the JVM
+ * halts at once.
  *
  * <p>The protocol never uses stdout or stderr: both are the user's, forwarded by the parent.
  */
