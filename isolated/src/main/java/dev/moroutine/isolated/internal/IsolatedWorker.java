@@ -653,7 +653,7 @@ public final class IsolatedWorker implements Worker {
             sentToChild++;
             idleSince = 0;
             inFlight.addLast(entry);
-            if (inFlight.size() == 1) {
+            if (current() == entry) { // the JVM was idle, or only finished streams' items are on their way
                 started(entry);
             }
             if (entry.signals != null) {
