@@ -37,8 +37,9 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * The main thread, the <em>reader</em>, reads the request ring, decodes each task ({@link Codec}:
  * the moroutine is found by its id, {@link Definition#find}; a task-arg is the same invocation for
  * the same key, so the worker's cache hits) and dispatches it to the worker thread. With nothing to
- * read it spins briefly, then blocks reading the doorbell socket (see {@link SharedFile}). The
- * reader answers a task it could not decode. The worker thread writes each reply to the reply ring as it
+ * read it spins briefly, then blocks reading the doorbell socket (see {@link SharedFile}); it rings
+ * the parent when it has made room in a request ring the parent's pump sleeps on. The reader
+ * answers a task it could not decode. The worker thread writes each reply to the reply ring as it
  * completes the task, before it takes the next one, and rings the parent's doorbell if the
  * parent's pump sleeps. A streaming task is answered by its {@link StreamForwarder} once its last
  * items have crossed, which may be after the next task started (the worker thread never waits for
@@ -265,6 +266,8 @@ public final class Child implements Codec.Calls {
         while (stop == 0) {
             if (requests.read(this::onRequest, 1) == 0) {
                 idle(requests);
+            } else if (shared.mustRingForRoom() && !Doorbell.ring(socket)) {
+                parentGone(); // the parent's pump slept on a full request ring: there is room now
             }
         }
         if (stop == STOP) {

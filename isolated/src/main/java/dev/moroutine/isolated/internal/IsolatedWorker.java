@@ -46,6 +46,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * with {@link Selector#wakeup()}) and in the shared file (for the child, which rings the socket):
  * see {@link SharedFile} for the hand-shake. A dispatch offers, then reads {@code parked}; the
  * pump writes {@code parked}, then looks at the outbox; both are volatile, so one sees the other.
+ * What waits for room in a full request ring is no work until the child has read on: the pump
+ * sleeps then too, having set {@code roomWanted} in the shared file, so the child rings once it has
+ * emptied half the ring; that hand-shake may lose a ring (see {@link SharedFile}), so the pump
+ * sleeps for at most {@link #FULL_RING_WAIT_MILLIS}.
  *
  * <h2>In flight</h2>
  * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once,
@@ -107,6 +111,8 @@ public final class IsolatedWorker implements Worker {
     private static final Duration STOP_GRACE = Duration.ofSeconds(1);
     /** How long a retired JVM may take to close its task-arg values and exit. */
     private static final Duration RETIRE_GRACE = Duration.ofSeconds(30);
+    /** How long the pump sleeps at most while the request ring is full: the child's ring for room may be lost. */
+    private static final int FULL_RING_WAIT_MILLIS = 1;
     /** Replies read in one go, so that the pump also sends while a busy JVM replies. */
     private static final int REPLY_BATCH = 64;
 
@@ -175,6 +181,8 @@ public final class IsolatedWorker implements Worker {
     /** When {@code child} last became idle after running tasks ({@link System#nanoTime()}); 0 if busy or fresh. */
     private long idleSince;
     private boolean socketEnded;
+    /** The read position of {@code child}'s request ring when a write last found it full; -1 once the child read on. */
+    private long fullAt = -1;
     private boolean stopSent;
     private long nextSeq;
 
@@ -489,6 +497,7 @@ public final class IsolatedWorker implements Worker {
 
     /** A new current JVM: nothing sent to it yet, and its own limit. */
     private void fresh() {
+        fullAt = -1; // a position in the last JVM's ring
         sentToChild = 0;
         taskLimit = backend.retirement().nextLimit();
         idleSince = 0;
@@ -574,8 +583,30 @@ public final class IsolatedWorker implements Worker {
     }
 
     private boolean hasWork() {
-        return (!outbox.isEmpty() || !retry.isEmpty()) && sentToChild < taskLimit || idleExpired() || !cancelled.isEmpty() || !signalled.isEmpty()
-                || child.shared().replies().size() > 0 || exited || overtime || creditDue() != null || feedsWaiting();
+        return child.shared().replies().size() > 0 || exited || overtime || idleExpired() || roomToWrite()
+                && ((!outbox.isEmpty() || !retry.isEmpty()) && sentToChild < taskLimit || !cancelled.isEmpty() || !signalled.isEmpty()
+                || creditDue() != null || feedsWaiting());
+    }
+
+    /** Claims room in a request ring; if there is none, remembers where the child's reader was. */
+    private int claim(RingBuffer requests, int type, int length) {
+        int at = requests.tryClaim(type, length);
+        if (at < 0) {
+            fullAt = requests.consumerPosition();
+        }
+        return at;
+    }
+
+    /**
+     * Whether a message for the child may find room: no write found the ring full, or the child has
+     * read since. While it stays full, what waits to be written is no work: the pump sleeps.
+     */
+    private boolean roomToWrite() {
+        if (fullAt >= 0 && child.shared().requests().consumerPosition() == fullAt) {
+            return false;
+        }
+        fullAt = -1;
+        return true;
     }
 
     private void idle() throws IOException {
@@ -591,6 +622,10 @@ public final class IsolatedWorker implements Worker {
         SharedFile shared = child.shared();
         parked = 1;
         shared.park(SharedFile.Side.PARENT);
+        boolean full = fullAt >= 0;
+        if (full) {
+            shared.wantRoom(true);
+        }
         Entry current = current();
         if (current != null && current.output != null) {
             // The take that makes the next credit due wakes the pump, not every take: each wake is a system call.
@@ -599,10 +634,16 @@ public final class IsolatedWorker implements Worker {
         if (hasWork()) {
             parked = 0;
             shared.unpark(SharedFile.Side.PARENT);
+            if (full) {
+                shared.wantRoom(false);
+            }
             return;
         }
         long idleNanos = backend.retirement().idleNanos();
-        if (successor != null && successor.socket() == null) { // to give up on it if it does not start in time
+        if (full) {
+            selector.select(FULL_RING_WAIT_MILLIS); // woken sooner by the child's ring for room, or by a reply
+            shared.wantRoom(false);
+        } else if (successor != null && successor.socket() == null) { // to give up on it if it does not start in time
             long left = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout()) - (System.nanoTime() - successorLaunched);
             selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1));
         } else if (idleNanos >= 0 && idleSince != 0) {
@@ -634,7 +675,7 @@ public final class IsolatedWorker implements Worker {
                 continue;
             }
             int header = entry.output == null ? Long.BYTES : Long.BYTES + Integer.BYTES;
-            int at = requests.tryClaim(entry.output == null ? Child.RUN : Child.RUN_STREAM, header + entry.request.length);
+            int at = claim(requests, entry.output == null ? Child.RUN : Child.RUN_STREAM, header + entry.request.length);
             if (at < 0) {
                 retry.addFirst(entry); // the ring is full: the child is busy; replies make room
                 break;
@@ -804,7 +845,7 @@ public final class IsolatedWorker implements Worker {
     private boolean writeSignal(long seq, int position, String reason) {
         byte[] utf8 = Codec.crossingReason(reason).getBytes(StandardCharsets.UTF_8);
         RingBuffer requests = child.shared().requests();
-        int at = requests.tryClaim(Child.SIGNAL, Long.BYTES + Integer.BYTES + utf8.length);
+        int at = claim(requests, Child.SIGNAL, Long.BYTES + Integer.BYTES + utf8.length);
         if (at < 0) {
             return false;
         }
@@ -929,7 +970,7 @@ public final class IsolatedWorker implements Worker {
                 boolean end = last == StreamFeeder.END;
                 byte[] failure = end ? new byte[0] : backend.codec().encodeFailure(((StreamFeeder.Failed) last).failure());
                 RingBuffer requests = child.shared().requests();
-                int at = requests.tryClaim(end ? Child.ARG_END : Child.ARG_FAILED, Long.BYTES + Integer.BYTES + failure.length);
+                int at = claim(requests, end ? Child.ARG_END : Child.ARG_FAILED, Long.BYTES + Integer.BYTES + failure.length);
                 if (at < 0) {
                     break; // full: again after the replies
                 }
@@ -986,7 +1027,7 @@ public final class IsolatedWorker implements Worker {
                 count = encoded - 1;
             }
             int length = feedBuffer.writerIndex();
-            int at = requests.tryClaim(Child.ARG_ITEMS, header + length);
+            int at = claim(requests, Child.ARG_ITEMS, header + length);
             if (at < 0) {
                 return from;
             }
@@ -1017,7 +1058,7 @@ public final class IsolatedWorker implements Worker {
 
     private boolean write(ChildProcess target, int type, long seq, long number) {
         RingBuffer requests = target.shared().requests();
-        int at = requests.tryClaim(type, number < 0 ? Long.BYTES : 2 * Long.BYTES);
+        int at = claim(requests, type, number < 0 ? Long.BYTES : 2 * Long.BYTES);
         if (at < 0) {
             return false;
         }
