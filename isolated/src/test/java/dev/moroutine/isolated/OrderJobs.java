@@ -6,6 +6,7 @@ import static dev.moroutine.stream.Streaming.emitting;
 import dev.moroutine.Mo1;
 import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.StreamMo1;
+import dev.moroutine.stream.StreamMo2;
 import java.io.Externalizable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -14,6 +15,7 @@ import java.io.ObjectOutput;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 
 /** Moroutines of the item-order and answer-order tests; loaded in the worker JVMs too, so nothing here touches JUnit. */
@@ -70,4 +72,31 @@ public final class OrderJobs {
         out.emit("first");
         out.emit(new Stall());
     });
+
+    /** Appends a line to a file, so that a test can count its runs, then emits 0 .. n-1. */
+    public static final StreamMo2<String, Integer, Integer> recordThenCount = emitting((String file, Integer n, Emitter<Integer> out) -> {
+        Files.writeString(Path.of(file), "ran\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        for (int i = 0; i < n; i++) {
+            out.emit(i);
+        }
+    });
+
+    /**
+     * Reads the items of {@link #big} on another thread.
+     *
+     * @param items the stream
+     * @return how many items came, all in order; fails at the first item out of order
+     */
+    static CompletableFuture<Integer> readBig(Iterable<String> items) {
+        return CompletableFuture.supplyAsync(() -> {
+            int n = 0;
+            for (String item : items) {
+                if (!item.startsWith(n + "x")) {
+                    throw new IllegalStateException("item " + n + " out of order: " + item.substring(0, Math.min(20, item.length())));
+                }
+                n++;
+            }
+            return n;
+        });
+    }
 }

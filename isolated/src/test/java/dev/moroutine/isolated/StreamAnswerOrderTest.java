@@ -103,14 +103,7 @@ class StreamAnswerOrderTest {
         try (Pool pool = Isolated.workers(1, OPTIONS.withPoolOptions(PoolOptions.defaults().withHighWaterMark(4)))) {
             LiveStream<Object> stalled = pool.run(OrderJobs.recordThenStall.call(dir.resolve("stream").toString()));
             LiveStream<String> next = pool.run(OrderJobs.big.call(40)); // ten times its high-water mark: it needs credit
-            CompletableFuture<Integer> read = CompletableFuture.supplyAsync(() -> {
-                int n = 0;
-                for (String item : next) {
-                    assertTrue(item.startsWith(n + "x"), "item " + n);
-                    n++;
-                }
-                return n;
-            });
+            CompletableFuture<Integer> read = OrderJobs.readBig(next);
             assertEquals(40, read.get(60, TimeUnit.SECONDS));
             CompletableFuture<Integer> killer = pool.submit(OrderJobs.recordThenHalt.call(killerRuns.toString()));
             assertThrows(ExecutionException.class, () -> killer.get(60, TimeUnit.SECONDS));
