@@ -1,13 +1,34 @@
 package dev.moroutine.isolated;
 
 import static dev.moroutine.Moroutine.mo;
+import static dev.moroutine.stream.Streaming.emitting;
 
 import dev.moroutine.Mo1;
+import dev.moroutine.stream.Emitter;
+import dev.moroutine.stream.StreamMo1;
+import dev.moroutine.stream.StreamMo2;
+import java.io.Externalizable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.ObjectInput;
+import java.io.ObjectOutput;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 
-/** Moroutines of the item-order tests; loaded in the worker JVMs too, so nothing here touches JUnit. */
+/** Moroutines of the item-order and answer-order tests; loaded in the worker JVMs too, so nothing here touches JUnit. */
 public final class OrderJobs {
 
     private OrderJobs() {}
+
+    /** Emits {@code n} strings of 60,000 characters, then returns at once: more than the reply ring holds. */
+    public static final StreamMo1<Integer, String> big = emitting((Integer n, Emitter<String> out) -> {
+        for (int i = 0; i < n; i++) {
+            out.emit(i + "x".repeat(60_000));
+        }
+    });
 
     /** The numbers before the first 'x' of each item, in the order read: what a lost, repeated or reordered item changes. */
     public static final Mo1<Iterable<String>, String> numbers = mo(items -> {
@@ -17,4 +38,65 @@ public final class OrderJobs {
         }
         return read.toString();
     });
+
+    /** Appends a line to a file, so that a test can count its runs, then halts its JVM. */
+    public static final Mo1<String, Integer> recordThenHalt = mo(file -> {
+        Files.writeString(Path.of(file), "ran\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        Runtime.getRuntime().halt(3);
+        return 0;
+    });
+
+    /** An item that never finishes crossing: encoding it holds its stream's forwarder until the JVM dies (or interrupts it). */
+    public static final class Stall implements Externalizable {
+        private static final long serialVersionUID = 1L;
+
+        /** For the codec. */
+        public Stall() {}
+
+        @Override
+        public void writeExternal(ObjectOutput out) throws IOException {
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                throw new InterruptedIOException("stalled");
+            }
+        }
+
+        @Override
+        public void readExternal(ObjectInput in) {}
+    }
+
+    /** Records its run, emits "first" then a {@link Stall}, and returns: its run ends, its items never all cross. */
+    public static final StreamMo1<String, Object> recordThenStall = emitting((String file, Emitter<Object> out) -> {
+        Files.writeString(Path.of(file), "ran\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        out.emit("first");
+        out.emit(new Stall());
+    });
+
+    /** Appends a line to a file, so that a test can count its runs, then emits 0 .. n-1. */
+    public static final StreamMo2<String, Integer, Integer> recordThenCount = emitting((String file, Integer n, Emitter<Integer> out) -> {
+        Files.writeString(Path.of(file), "ran\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        for (int i = 0; i < n; i++) {
+            out.emit(i);
+        }
+    });
+
+    /**
+     * Reads the items of {@link #big} on another thread.
+     *
+     * @param items the stream
+     * @return how many items came, all in order; fails at the first item out of order
+     */
+    static CompletableFuture<Integer> readBig(Iterable<String> items) {
+        return CompletableFuture.supplyAsync(() -> {
+            int n = 0;
+            for (String item : items) {
+                if (!item.startsWith(n + "x")) {
+                    throw new IllegalStateException("item " + n + " out of order: " + item.substring(0, Math.min(20, item.length())));
+                }
+                n++;
+            }
+            return n;
+        });
+    }
 }

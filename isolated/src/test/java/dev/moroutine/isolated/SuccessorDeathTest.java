@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moroutine.Pool;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -59,16 +58,29 @@ class SuccessorDeathTest {
     }
 
     /** The parent deletes a JVM's private directory (its first argument) once it has taken its connection. */
-    private static void awaitTaken(ProcessHandle jvm) throws IOException {
-        List<String> arguments = List.of(jvm.info().arguments().orElseThrow());
-        int main = 0;
-        while (!arguments.get(main).endsWith("internal.Child")) {
-            main++;
-        }
-        Path directory = Path.of(arguments.get(main + 1));
+    private static void awaitTaken(ProcessHandle jvm) {
+        Path directory = privateDirectory(jvm);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (Files.exists(directory)) {
             assertTrue(System.nanoTime() < deadline, "the successor was not taken as ready");
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * The argument after the JVM's main class. A JVM just forked may still show the command line of
+     * the JDK's launch helper (jspawnhelper), or none: it shows its own once it has exec'd java.
+     */
+    private static Path privateDirectory(ProcessHandle jvm) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        for (;;) {
+            List<String> arguments = jvm.info().arguments().map(List::of).orElse(List.of());
+            for (int i = 0; i + 1 < arguments.size(); i++) {
+                if (arguments.get(i).endsWith("internal.Child")) {
+                    return Path.of(arguments.get(i + 1));
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "the successor's command line never named its main class: " + arguments);
             Thread.onSpinWait();
         }
     }

@@ -37,20 +37,30 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * The main thread, the <em>reader</em>, reads the request ring, decodes each task ({@link Codec}:
  * the moroutine is found by its id, {@link Definition#find}; a task-arg is the same invocation for
  * the same key, so the worker's cache hits) and dispatches it to the worker thread. With nothing to
- * read it spins briefly, then blocks reading the doorbell socket (see {@link SharedFile}). The
- * worker thread writes each reply to the reply ring as it completes the task, before it takes the
- * next one, and rings the parent's doorbell if the parent's pump sleeps. The reader answers a task
- * it could not decode. When the parent asks it to cancel a task ({@link #CANCEL}), the reader
- * cancels the execution as a thread pool's caller would, which interrupts the run and fires its
- * signals; the run may go on all the same (a function that ignores interrupts), and the parent
- * counts the task as running, its timer going, until the answer. So that answer, made while the
- * execution completes, waits for the worker thread to leave the run ({@link ThreadWorker.Leaving}),
- * which writes it before it takes the next task (see {@code CancelledRun}). Each task is thus
- * answered once, in order, and only once its run has ended: of the tasks not answered, only the
- * first can have started. A signal argument stands here as a controller of this JVM's,
- * which the reader fires when the parent says the caller's signal fired ({@link #SIGNAL}); its
- * actions run on the reader. A daemon thread reads stdin, which nothing ever writes:
- * its end means the parent is gone, and the JVM halts at once.
+ * read it spins briefly, then blocks reading the doorbell socket (see {@link SharedFile}); it rings
+ * the parent when it has made room in a request ring the parent's pump sleeps on. The reader
+ * answers a task it could not decode. The worker thread writes each reply to the reply ring as it
+ * completes the task, before it takes the next one, and rings the parent's doorbell if the
+ * parent's pump sleeps. A streaming task is answered by its {@link StreamForwarder} once its last
+ * items have crossed, which may be after the next task started (the worker thread never waits for
+ * them); so the worker thread, as it leaves a streaming task's run and before it takes the next
+ * task, writes {@link #RUN_ENDED} (unless the answer went first).
+ *
+ * <p>When the parent asks it to cancel a task ({@link #CANCEL}), the reader cancels the execution
+ * as a thread pool's caller would, which interrupts the run and fires its signals; the run may go
+ * on all the same (a function that ignores interrupts), and the parent counts the task as running,
+ * its timer going, until the answer. So that answer, made while the execution completes, waits for
+ * the worker thread to leave the run ({@link ThreadWorker.Leaving}), which writes it before it takes
+ * the next task (see {@code CancelledRun}). Each task is thus answered once, and only once its run
+ * has ended; and of the tasks neither answered nor reported ended, only the first can have started.
+ * The reply ring is written by several threads (the worker thread, the forwarders, the reader), but
+ * Agrona's ring delivers messages in the order they were claimed, so whatever the worker thread
+ * wrote before it took a task reaches the parent before anything that task caused.
+ *
+ * <p>A signal argument stands here as a controller of this JVM's, which the reader fires when the
+ * parent says the caller's signal fired ({@link #SIGNAL}); its actions run on the reader. A daemon
+ * thread reads stdin, which nothing ever writes: its end means the parent is gone, and the JVM
+ * halts at once.
  *
  * <p>The protocol never uses stdout or stderr: both are the user's, forwarded by the parent.
  */
@@ -92,6 +102,11 @@ public final class Child implements Codec.Calls {
     static final int ITEMS = 4;
     /** Reply: the function has taken this many items of a stream argument: the sequence number, the position (int32), the count (int64). */
     static final int ARG_CREDIT = 5;
+    /**
+     * Reply: a streaming task's run has ended (its function returned or threw), its items perhaps
+     * still on their way; nothing after the sequence number. Not sent once the task was answered.
+     */
+    static final int RUN_ENDED = 6;
 
     /** The system property that names the parent's directory of shared-memory files, which this JVM deletes if the parent dies. */
     public static final String SHARED_DIRECTORY = "moroutine.isolated.sharedDirectory";
@@ -99,6 +114,7 @@ public final class Child implements Codec.Calls {
     private static final java.util.Optional<ProcessHandle> PARENT = ProcessHandle.current().parent();
 
     private static final int SPIN_NANOS = 50_000;
+    private static final byte[] NOTHING = new byte[0];
     /** How long a terminated worker may take to close its values before the JVM exits anyway. */
     private static final Duration TERMINATE_GRACE = Duration.ofMillis(500);
 
@@ -250,6 +266,8 @@ public final class Child implements Codec.Calls {
         while (stop == 0) {
             if (requests.read(this::onRequest, 1) == 0) {
                 idle(requests);
+            } else if (shared.mustRingForRoom() && !Doorbell.ring(socket)) {
+                parentGone(); // the parent's pump slept on a full request ring: there is room now
             }
         }
         if (stop == STOP) {
@@ -481,14 +499,18 @@ public final class Child implements Codec.Calls {
     }
 
     /**
-     * On the worker thread, which has left {@code execution}: if the parent asked to cancel it, and
-     * it was cancelled, writes its answer now, before the next task starts (waiting for it if the
-     * canceller has not handed it over yet: the execution is complete, so it comes).
+     * On the worker thread, which has left {@code execution}, before the next task starts: reports
+     * the end of a streaming task's run, and if the parent asked to cancel the task, and it was
+     * cancelled, writes its answer now (waiting for it if the canceller has not handed it over
+     * yet: the execution is complete, so it comes).
      */
     private void left(Execution<?> execution) {
         if (!execution.isDone()) {
             // Its thread died in it (the next one fails it): no cancellation may wait for this run any more.
             unanswered.values().remove(execution);
+        }
+        if (execution.output() instanceof StreamForwarder stream && streams.containsKey(stream.seq)) {
+            write(stream.seq, RUN_ENDED, NOTHING); // an answer written meanwhile goes first: the parent then ignores this
         }
         if (cancelledRuns.isEmpty()) {
             return;

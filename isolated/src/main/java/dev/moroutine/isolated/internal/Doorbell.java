@@ -6,8 +6,9 @@ import java.nio.channels.SocketChannel;
 
 /**
  * How a side that sleeps is woken: one Unix-domain socket per worker JVM, whose bytes mean only
- * "look at the rings". Data never goes through it: it carries one byte per sleep at most (see
- * {@link SharedFile}), and only after a side has spun for a while and found nothing.
+ * "look at the rings". Data never goes through it: it carries one byte per sleep at most (two when
+ * the parent sleeps on a full request ring; see {@link SharedFile}), and only after a side has spun
+ * for a while and found nothing.
  *
  * <p>Why a socket rather than a futex on the shared file: the parent's pump sleeps in a
  * {@link java.nio.channels.Selector}, which the child wakes by writing to the socket and a thread of

@@ -46,28 +46,40 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * with {@link Selector#wakeup()}) and in the shared file (for the child, which rings the socket):
  * see {@link SharedFile} for the hand-shake. A dispatch offers, then reads {@code parked}; the
  * pump writes {@code parked}, then looks at the outbox; both are volatile, so one sees the other.
+ * What waits for room in a full request ring is no work until the child has read on: the pump
+ * sleeps then too, having set {@code roomWanted} in the shared file, so the child rings once it has
+ * emptied half the ring; that hand-shake may lose a ring (see {@link SharedFile}), so the pump
+ * sleeps for at most {@link #FULL_RING_WAIT_MILLIS}.
  *
  * <h2>In flight</h2>
  * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once,
- * once its run has ended, before it takes the next. So of the tasks sent and not answered, in order,
- * only the first can have started: the pump treats it as running. A streaming task is the exception
- * (known, open): its forwarder answers once its last items have crossed, which may be after the next
- * task started, so a death then fails the stream and puts that next task back. A task cancelled from outside
+ * once its run has ended. A value task's answer is written before the child takes the next task; a
+ * streaming task is answered by its forwarder once its last items have crossed, which may be after
+ * the next task started, so the child also reports, before it takes the next task, that the
+ * stream's run has ended ({@link Child#RUN_ENDED}; the pump marks it {@code runEnded}). So the tasks
+ * in flight are, in order: streams whose run has ended and whose items are on their way; then the
+ * one that runs (or is about to start), which the pump calls {@link #current()}; then tasks that have
+ * not started. The reply ring is ordered as the child claimed its messages, so what the child
+ * wrote before it took a task is read before anything that task caused. A task cancelled from outside
  * ({@code cancel(…)} on its future) is reported by a completion action to the pump, which sends
  * {@link Child#CANCEL}; the child cancels its own execution, interrupting the run, but answers only
  * when its worker thread has left the run: a function that ignores interrupts runs on, and the
  * cancelled task stays the running one here, with its timer. A task's timeout is counted from the
- * moment it becomes that first one (sent to an idle JVM, or the one before it answered), which is
- * when the child starts it, to within the wake-up of the pump. When it runs out, the timer fails
- * the task with a {@link TimeoutException} (which does nothing to a future already cancelled) and
- * the pump kills the JVM, unless the answer came first: the timer is the one stopper that goes on
- * when it loses the race, as in {@link Execution}.
+ * moment it becomes the current one (sent to an idle JVM, or the one before it answered or ended
+ * its run), which is when the child starts it, to within the wake-up of the pump; it covers the run
+ * only, as on a thread, so a stream's timer stops when its run ends. When it runs out, the timer
+ * fails the task with a {@link TimeoutException} (which does nothing to a future already cancelled)
+ * and the pump kills the JVM, unless the run ended first: the timer is the one stopper that goes
+ * on when it loses the race, as in {@link Execution}. The credit of a streaming task's output and
+ * the items of stream arguments go to the current task only.
  *
  * <h2>Death</h2>
  * When the JVM dies (its socket ends; its exit is also watched), the pump reads the replies it
- * wrote before dying, fails the first unanswered task with a {@link WorkerDiedException} naming the
- * task, the exit status and the last lines of the JVM's output, puts the others back, in order, ahead
- * of the outbox (none of them started), and starts a new JVM, which gets them first. An
+ * wrote before dying, then fails with a {@link WorkerDiedException} (naming the task, the exit
+ * status and the last lines of the JVM's output) the streams whose run had ended (their items on
+ * the way are lost; their function ran, so they are not run again) and the current task, puts the
+ * others back, in order, ahead of the outbox (none of them started), and starts a new JVM, which
+ * gets them first. An
  * unexpected death counts towards the pool's crash limit ({@link IsolatedBackend#died}); a JVM
  * killed for a timeout does not.
  *
@@ -99,6 +111,8 @@ public final class IsolatedWorker implements Worker {
     private static final Duration STOP_GRACE = Duration.ofSeconds(1);
     /** How long a retired JVM may take to close its task-arg values and exit. */
     private static final Duration RETIRE_GRACE = Duration.ofSeconds(30);
+    /** How long the pump sleeps at most while the request ring is full: the child's ring for room may be lost. */
+    private static final int FULL_RING_WAIT_MILLIS = 1;
     /** Replies read in one go, so that the pump also sends while a busy JVM replies. */
     private static final int REPLY_BATCH = 64;
 
@@ -167,6 +181,8 @@ public final class IsolatedWorker implements Worker {
     /** When {@code child} last became idle after running tasks ({@link System#nanoTime()}); 0 if busy or fresh. */
     private long idleSince;
     private boolean socketEnded;
+    /** The read position of {@code child}'s request ring when a write last found it full; -1 once the child read on. */
+    private long fullAt = -1;
     private boolean stopSent;
     private long nextSeq;
 
@@ -180,6 +196,8 @@ public final class IsolatedWorker implements Worker {
         ScheduledFuture<?> timer;
         /** The pump asked the child to cancel it. */
         boolean cancelSent;
+        /** The pump's: the child reported that its run (a streaming task's) has ended; its answer follows its items. */
+        boolean runEnded;
         /** A streaming task's output: the caller's end, which the pump feeds; null for a value task. */
         final Pipe<Object> output;
         /** The consumed count last sent to the child as credit (see {@link StreamForwarder}). */
@@ -479,6 +497,7 @@ public final class IsolatedWorker implements Worker {
 
     /** A new current JVM: nothing sent to it yet, and its own limit. */
     private void fresh() {
+        fullAt = -1; // a position in the last JVM's ring
         sentToChild = 0;
         taskLimit = backend.retirement().nextLimit();
         idleSince = 0;
@@ -527,9 +546,9 @@ public final class IsolatedWorker implements Worker {
             boolean busy = child.shared().replies().read(this::onReply, REPLY_BATCH) > 0;
             if (overtime) {
                 overtime = false;
-                Entry head = inFlight.peekFirst();
-                if (head != null && head.timedOut) {
-                    child.kill(head.execution.invocation() + " ran over its timeout");
+                Entry current = current();
+                if (current != null && current.timedOut) {
+                    child.kill(current.execution.invocation() + " ran over its timeout");
                 }
             }
             boolean gone = socketEnded;
@@ -564,8 +583,30 @@ public final class IsolatedWorker implements Worker {
     }
 
     private boolean hasWork() {
-        return (!outbox.isEmpty() || !retry.isEmpty()) && sentToChild < taskLimit || idleExpired() || !cancelled.isEmpty() || !signalled.isEmpty()
-                || child.shared().replies().size() > 0 || exited || overtime || creditDue() != null || feedsWaiting();
+        return child.shared().replies().size() > 0 || exited || overtime || idleExpired() || roomToWrite()
+                && ((!outbox.isEmpty() || !retry.isEmpty()) && sentToChild < taskLimit || !cancelled.isEmpty() || !signalled.isEmpty()
+                || creditDue() != null || feedsWaiting());
+    }
+
+    /** Claims room in a request ring; if there is none, remembers where the child's reader was. */
+    private int claim(RingBuffer requests, int type, int length) {
+        int at = requests.tryClaim(type, length);
+        if (at < 0) {
+            fullAt = requests.consumerPosition();
+        }
+        return at;
+    }
+
+    /**
+     * Whether a message for the child may find room: no write found the ring full, or the child has
+     * read since. While it stays full, what waits to be written is no work: the pump sleeps.
+     */
+    private boolean roomToWrite() {
+        if (fullAt >= 0 && child.shared().requests().consumerPosition() == fullAt) {
+            return false;
+        }
+        fullAt = -1;
+        return true;
     }
 
     private void idle() throws IOException {
@@ -581,18 +622,28 @@ public final class IsolatedWorker implements Worker {
         SharedFile shared = child.shared();
         parked = 1;
         shared.park(SharedFile.Side.PARENT);
-        Entry head = inFlight.peekFirst();
-        if (head != null && head.output != null) {
+        boolean full = fullAt >= 0;
+        if (full) {
+            shared.wantRoom(true);
+        }
+        Entry current = current();
+        if (current != null && current.output != null) {
             // The take that makes the next credit due wakes the pump, not every take: each wake is a system call.
-            head.output.wakeOnConsumption(head.credited + creditStep(head), this::wake);
+            current.output.wakeOnConsumption(current.credited + creditStep(current), this::wake);
         }
         if (hasWork()) {
             parked = 0;
             shared.unpark(SharedFile.Side.PARENT);
+            if (full) {
+                shared.wantRoom(false);
+            }
             return;
         }
         long idleNanos = backend.retirement().idleNanos();
-        if (successor != null && successor.socket() == null) { // to give up on it if it does not start in time
+        if (full) {
+            selector.select(FULL_RING_WAIT_MILLIS); // woken sooner by the child's ring for room, or by a reply
+            shared.wantRoom(false);
+        } else if (successor != null && successor.socket() == null) { // to give up on it if it does not start in time
             long left = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout()) - (System.nanoTime() - successorLaunched);
             selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1));
         } else if (idleNanos >= 0 && idleSince != 0) {
@@ -624,7 +675,7 @@ public final class IsolatedWorker implements Worker {
                 continue;
             }
             int header = entry.output == null ? Long.BYTES : Long.BYTES + Integer.BYTES;
-            int at = requests.tryClaim(entry.output == null ? Child.RUN : Child.RUN_STREAM, header + entry.request.length);
+            int at = claim(requests, entry.output == null ? Child.RUN : Child.RUN_STREAM, header + entry.request.length);
             if (at < 0) {
                 retry.addFirst(entry); // the ring is full: the child is busy; replies make room
                 break;
@@ -643,7 +694,7 @@ public final class IsolatedWorker implements Worker {
             sentToChild++;
             idleSince = 0;
             inFlight.addLast(entry);
-            if (inFlight.size() == 1) {
+            if (current() == entry) { // the JVM was idle, or only finished streams' items are on their way
                 started(entry);
             }
             if (entry.signals != null) {
@@ -794,7 +845,7 @@ public final class IsolatedWorker implements Worker {
     private boolean writeSignal(long seq, int position, String reason) {
         byte[] utf8 = Codec.crossingReason(reason).getBytes(StandardCharsets.UTF_8);
         RingBuffer requests = child.shared().requests();
-        int at = requests.tryClaim(Child.SIGNAL, Long.BYTES + Integer.BYTES + utf8.length);
+        int at = claim(requests, Child.SIGNAL, Long.BYTES + Integer.BYTES + utf8.length);
         if (at < 0) {
             return false;
         }
@@ -809,16 +860,16 @@ public final class IsolatedWorker implements Worker {
     }
 
     /**
-     * The running streaming task whose consumer has taken enough since its last credit that the
+     * The current streaming task whose consumer has taken enough since its last credit that the
      * child should hear of it: a quarter of the high-water mark, so the producer, held at the mark,
      * goes on well before the consumer runs dry.
      */
     private Entry creditDue() {
-        Entry head = inFlight.peekFirst();
-        if (head == null || head.output == null || head.execution.isDone()) {
+        Entry current = current();
+        if (current == null || current.output == null || current.execution.isDone()) {
             return null;
         }
-        return head.output.consumedCount() - head.credited >= creditStep(head) ? head : null;
+        return current.output.consumedCount() - current.credited >= creditStep(current) ? current : null;
     }
 
     private static long creditStep(Entry streaming) {
@@ -880,11 +931,11 @@ public final class IsolatedWorker implements Worker {
     /** Moves what the feeders have queued into the request ring: items, then the end or the failure. */
     private boolean sendFeeds() {
         boolean sent = false;
+        Entry owner = current();
         for (Iterator<StreamFeeder> it = feeding.iterator(); it.hasNext(); ) {
             StreamFeeder feeder = it.next();
-            Entry owner = inFlight.peekFirst();
             if (feeder.ended || owner == null || owner.seq != feeder.seq || owner.settled) {
-                it.remove(); // its task was answered, failed or stopped
+                it.remove(); // its task was answered, failed or stopped, or its run ended
                 continue;
             }
             int n = 0;
@@ -919,7 +970,7 @@ public final class IsolatedWorker implements Worker {
                 boolean end = last == StreamFeeder.END;
                 byte[] failure = end ? new byte[0] : backend.codec().encodeFailure(((StreamFeeder.Failed) last).failure());
                 RingBuffer requests = child.shared().requests();
-                int at = requests.tryClaim(end ? Child.ARG_END : Child.ARG_FAILED, Long.BYTES + Integer.BYTES + failure.length);
+                int at = claim(requests, end ? Child.ARG_END : Child.ARG_FAILED, Long.BYTES + Integer.BYTES + failure.length);
                 if (at < 0) {
                     break; // full: again after the replies
                 }
@@ -976,7 +1027,7 @@ public final class IsolatedWorker implements Worker {
                 count = encoded - 1;
             }
             int length = feedBuffer.writerIndex();
-            int at = requests.tryClaim(Child.ARG_ITEMS, header + length);
+            int at = claim(requests, Child.ARG_ITEMS, header + length);
             if (at < 0) {
                 return from;
             }
@@ -1007,7 +1058,7 @@ public final class IsolatedWorker implements Worker {
 
     private boolean write(ChildProcess target, int type, long seq, long number) {
         RingBuffer requests = target.shared().requests();
-        int at = requests.tryClaim(type, number < 0 ? Long.BYTES : 2 * Long.BYTES);
+        int at = claim(requests, type, number < 0 ? Long.BYTES : 2 * Long.BYTES);
         if (at < 0) {
             return false;
         }
@@ -1022,7 +1073,7 @@ public final class IsolatedWorker implements Worker {
         return true;
     }
 
-    /** {@code entry} is now the first unanswered task: the child runs it from about now. */
+    /** {@code entry} is now the current task: the child runs it from about now (again: nothing changes). */
     private void started(Entry entry) {
         running = entry.execution;
         if (entry.feeders == null) {
@@ -1047,16 +1098,27 @@ public final class IsolatedWorker implements Worker {
     private void onReply(int type, MutableDirectBuffer buffer, int index, int length) {
         long seq = buffer.getLong(index);
         if (type == Child.ARG_CREDIT) {
-            Entry head = inFlight.peekFirst();
+            Entry current = current();
             int position = buffer.getInt(index + Long.BYTES);
-            if (head != null && head.seq == seq && head.feeders != null && position < head.feeders.length
-                    && head.feeders[position] != null) {
-                head.feeders[position].credit(buffer.getLong(index + Long.BYTES + Integer.BYTES));
+            if (current != null && current.seq == seq && current.feeders != null && position < current.feeders.length
+                    && current.feeders[position] != null) {
+                current.feeders[position].credit(buffer.getLong(index + Long.BYTES + Integer.BYTES));
             }
             return;
         }
         if (type == Child.ITEMS) {
             onItems(seq, buffer, index, length);
+            return;
+        }
+        if (type == Child.RUN_ENDED) {
+            Entry entry = inFlight(seq);
+            if (entry != null && !entry.runEnded) { // else answered first
+                entry.runEnded = true;
+                if (entry.timer != null) {
+                    entry.timer.cancel(false); // a timeout covers the run; its items are on their way
+                }
+                advance();
+            }
             return;
         }
         byte[] payload = new byte[length - Long.BYTES];
@@ -1088,18 +1150,12 @@ public final class IsolatedWorker implements Worker {
         }
     }
 
-    /** Items of the running streaming task: into its output, which has room for them (see {@link StreamForwarder}). */
+    /**
+     * Items of a streaming task (the current one, or one whose run ended): into its output, which
+     * has room for them (see {@link StreamForwarder}).
+     */
     private void onItems(long seq, MutableDirectBuffer buffer, int index, int length) {
-        Entry head = inFlight.peekFirst();
-        Entry entry = head != null && head.seq == seq ? head : null;
-        if (entry == null) {
-            for (Entry candidate : inFlight) {
-                if (candidate.seq == seq) {
-                    entry = candidate;
-                    break;
-                }
-            }
-        }
+        Entry entry = inFlight(seq);
         if (entry == null || entry.output == null || entry.execution.isDone()) {
             return; // stopped: its output has ended, and the child is told or gone
         }
@@ -1133,31 +1189,49 @@ public final class IsolatedWorker implements Worker {
         execution.complete((R) value);
     }
 
-    /** Takes the entry of an answer out of the tasks in flight (the first, but for a task the child refused on arrival). */
-    private Entry answered(long seq) {
-        Entry head = inFlight.peekFirst();
-        Entry entry = null;
-        if (head != null && head.seq == seq) {
-            entry = inFlight.pollFirst();
-        } else {
-            for (Iterator<Entry> it = inFlight.iterator(); it.hasNext(); ) {
-                Entry candidate = it.next();
-                if (candidate.seq == seq) {
-                    it.remove();
-                    entry = candidate;
-                    break;
-                }
+    /** The task in flight with this sequence number, or null. */
+    private Entry inFlight(long seq) {
+        for (Entry entry : inFlight) {
+            if (entry.seq == seq) {
+                return entry;
             }
         }
-        if (entry != null) {
-            settle(entry);
-            Entry next = inFlight.peekFirst();
-            if (next != null && next != head) {
-                started(next);
-            } else if (next == null) {
-                running = null;
+        return null;
+    }
+
+    /** The task the child runs or is about to start: the first in flight whose run has not ended (see "In flight"). */
+    private Entry current() {
+        for (Entry entry : inFlight) {
+            if (!entry.runEnded) {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    /** After an answer or the end of a run: the current task starts, if there is one. */
+    private void advance() {
+        Entry next = current();
+        if (next != null) {
+            started(next);
+        } else {
+            running = null;
+            if (inFlight.isEmpty()) {
                 idleSince = System.nanoTime();
             }
+        }
+    }
+
+    /**
+     * Takes the entry of an answer out of the tasks in flight (the first, but for a stream whose run
+     * ended, or a task the child refused on arrival).
+     */
+    private Entry answered(long seq) {
+        Entry entry = inFlight(seq);
+        if (entry != null) {
+            inFlight.removeFirstOccurrence(entry);
+            settle(entry);
+            advance();
         }
         return entry;
     }
@@ -1199,11 +1273,16 @@ public final class IsolatedWorker implements Worker {
         String aftermath = expected ? "the worker was stopping, so it was not replaced"
                 : crash != null ? crash
                 : "a new JVM replaces it";
-        Entry started = inFlight.pollFirst(); // only the first unanswered task may have started: see "In flight"
-        if (started != null) {
+        // Streams whose run ended lose their items on the way, the current task its run; the others never started.
+        for (Entry started; (started = inFlight.pollFirst()) != null; ) {
             settle(started);
-            started.execution.completeExceptionally(new WorkerDiedException(name + "'s JVM " + how + " while running "
-                    + started.execution.invocation() + "; " + aftermath + ". " + dead.lastOutput(), null));
+            String when = started.runEnded ? " while the items of " + started.execution.invocation() + " were on their way"
+                    + " (its function had ended)" : " while running " + started.execution.invocation();
+            started.execution.completeExceptionally(new WorkerDiedException(name + "'s JVM " + how + when + "; " + aftermath
+                    + ". " + dead.lastOutput(), null));
+            if (!started.runEnded) {
+                break;
+            }
         }
         for (Iterator<Entry> it = inFlight.descendingIterator(); it.hasNext(); ) {
             Entry unstarted = it.next();

@@ -27,6 +27,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *      │ magic "MORO" (int) │ version (int) │  checked by the child
  *   64 │ parentParked (int)                 │  1 while the parent's pump sleeps on its doorbell
  *  128 │ childParked (int)                  │  1 while the child's reader sleeps on its doorbell
+ *  192 │ roomWanted (int)                   │  1 while the parent's pump sleeps on a full request ring
  *  256 ├────────────────────────────────────┤
  *      │ requests: OneToOneRingBuffer       │  parent's pump ─► child's reader
  *      │   RING_CAPACITY + trailer          │
@@ -44,6 +45,11 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * takes the reader's parked word from 1 to 0 and rings only if it did: both sides write, fence and
  * read, so either the sleeper sees the message or the writer sees it must ring, and one sleep costs
  * at most one ring.
+ *
+ * <p>A parent that sleeps because the request ring is full sets {@code roomWanted} as well; the
+ * child's reader, once it has emptied half the ring, takes it from 1 to 0 and rings. That
+ * hand-shake has no fence on the child's side (it would cost every request): a ring it loses to
+ * the race costs the parent the bounded wait it sleeps for then.
  */
 final class SharedFile implements AutoCloseable {
 
@@ -53,6 +59,7 @@ final class SharedFile implements AutoCloseable {
     private static final int VERSION_OFFSET = 4;
     private static final int PARENT_PARKED = 64;
     private static final int CHILD_PARKED = 128;
+    private static final int ROOM_WANTED = 192;
     private static final int HEADER_LENGTH = 256;
     /** Each ring's capacity; one message may take up to an eighth of it (Agrona's limit). */
     static final int RING_CAPACITY = 1 << 20;
@@ -174,6 +181,26 @@ final class SharedFile implements AutoCloseable {
     boolean mustRing(Side side) {
         VarHandle.fullFence(); // the write before, the parked word after: see the class comment
         return header.getIntVolatile(side.offset) == 1 && header.compareAndSetInt(side.offset, 1, 0);
+    }
+
+    /**
+     * The parent's pump will sleep on a full request ring ({@code true}), or has woken ({@code false}).
+     *
+     * @param wanted whether the child should ring when it has read on
+     */
+    void wantRoom(boolean wanted) {
+        header.putIntVolatile(ROOM_WANTED, wanted ? 1 : 0);
+    }
+
+    /**
+     * The child's reader, having read a request: whether it must ring the parent, which sleeps for
+     * room that is there now (half the request ring, enough for a message of any size).
+     *
+     * @return {@code true} for at most one reader call per sleep
+     */
+    boolean mustRingForRoom() {
+        return header.getIntVolatile(ROOM_WANTED) == 1 && requests.size() <= RING_CAPACITY / 2
+                && header.compareAndSetInt(ROOM_WANTED, 1, 0);
     }
 
     /** Unmaps the file; nothing may touch the rings afterwards. */

@@ -28,7 +28,9 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * <h2>The end</h2>
  * When the pipe ends (finished, failed or stopped) every item taken has been sent; the forwarder
  * then answers the task, once its execution has completed, so the answer always follows the
- * task's last items in the ring.
+ * task's last items in the ring. The function's run may have ended well before (the worker thread
+ * reports that on its own, {@link Child#RUN_ENDED}, and goes on with the next task); it never waits
+ * for the items to cross, so a caller may read this stream after the next task's result.
  */
 final class StreamForwarder extends PipeOutput {
 
@@ -40,7 +42,8 @@ final class StreamForwarder extends PipeOutput {
     static final int HEADER = Long.BYTES + Integer.BYTES;
 
     private final Child child;
-    private final long seq;
+    /** The task's sequence number. */
+    final long seq;
     private Execution<Object> execution;
 
     StreamForwarder(Child child, long seq, int highWaterMark, String description) {
