@@ -99,4 +99,28 @@ public final class OrderJobs {
             return n;
         });
     }
+
+    /**
+     * Emits an item that cannot cross (its forwarder fails the task at once), then goes on running
+     * for {@code millis} ms, ignoring interrupts, and returns.
+     */
+    public static final StreamMo1<Integer, Object> refusedThenRun = emitting((Integer millis, Emitter<Object> out) -> {
+        out.emit(new Jobs.Unregistered("cannot cross"));
+        busy(millis);
+    });
+
+    /** As {@link #refusedThenRun}, then halts its JVM. */
+    public static final StreamMo1<Integer, Object> refusedThenHalt = emitting((Integer millis, Emitter<Object> out) -> {
+        out.emit(new Jobs.Unregistered("cannot cross"));
+        busy(millis);
+        Runtime.getRuntime().halt(3);
+    });
+
+    /** Runs for about {@code millis} ms: work, not a wait for something. */
+    private static void busy(long millis) {
+        long end = System.nanoTime() + millis * 1_000_000L;
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
 }
