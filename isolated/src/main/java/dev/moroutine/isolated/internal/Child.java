@@ -44,7 +44,9 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * parent's pump sleeps. A streaming task is answered by its {@link StreamForwarder} once its last
  * items have crossed, which may be after the next task started (the worker thread never waits for
  * them); so the worker thread, as it leaves a streaming task's run and before it takes the next
- * task, writes {@link #RUN_ENDED} (unless the answer went first).
+ * task, writes {@link #RUN_ENDED}. A forwarder may also answer before the run has ended (an item
+ * that cannot cross fails the task while its function runs on): that answer is held
+ * ({@code StreamRun}) and the worker thread writes it instead, as it leaves the run.
  *
  * <p>When the parent asks it to cancel a task ({@link #CANCEL}), the reader cancels the execution
  * as a thread pool's caller would, which interrupts the run and fires its signals; the run may go
@@ -104,7 +106,8 @@ public final class Child implements Codec.Calls {
     static final int ARG_CREDIT = 5;
     /**
      * Reply: a streaming task's run has ended (its function returned or threw), its items perhaps
-     * still on their way; nothing after the sequence number. Not sent once the task was answered.
+     * still on their way; nothing after the sequence number. Written as the worker thread leaves the
+     * run, unless an answer held until then is written instead (it says as much).
      */
     static final int RUN_ENDED = 6;
 
@@ -138,6 +141,8 @@ public final class Child implements Codec.Calls {
     private final Map<Long, Map<Integer, AbortController>> signals = new ConcurrentHashMap<>();
     /** The tasks the parent asked to cancel, by sequence number, until the worker thread leaves their run. */
     private final Map<Long, CancelledRun> cancelledRuns = new ConcurrentHashMap<>();
+    /** The streaming tasks dispatched to the worker thread, by sequence number, until it leaves their run. */
+    private final Map<Long, StreamRun> streamRuns = new ConcurrentHashMap<>();
     /** The reader's: the task being decoded. */
     private long decoding;
     private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
@@ -213,6 +218,34 @@ public final class Child implements Codec.Calls {
             }
             answer.complete(new Answer(type, payload));
             return false;
+        }
+    }
+
+    /**
+     * A streaming task's run, from its dispatch until the worker thread leaves it. The parent counts
+     * a task as running, with its timer, until its answer or {@link #RUN_ENDED}, and starts the next
+     * one then; so an answer its forwarder makes while the function still runs is held, and the
+     * worker thread writes it as it leaves the run, before it takes the next task.
+     */
+    private static final class StreamRun {
+        /** Guarded by this. */
+        private boolean ended;
+        /** Guarded by this: the answer made before the run ended. */
+        private Answer held;
+
+        /** The task's answer: whether its writer writes it at once (the run has ended). */
+        synchronized boolean answered(int type, byte[] payload) {
+            if (ended) {
+                return true;
+            }
+            held = new Answer(type, payload);
+            return false;
+        }
+
+        /** The worker thread has left the run: the answer it writes, or null (it writes {@link #RUN_ENDED}). */
+        synchronized Answer end() {
+            ended = true;
+            return held;
         }
     }
 
@@ -367,6 +400,7 @@ public final class Child implements Codec.Calls {
             StreamForwarder stream = new StreamForwarder(this, seq, buffer.getInt(index + Long.BYTES), "stream of " + invocation);
             execution = new Execution<>(invocation, stream);
             streams.put(seq, stream);
+            streamRuns.put(seq, new StreamRun());
             unanswered.put(seq, execution);
             stream.start(execution); // answers once the stream has ended and the execution completed
         } else {
@@ -378,6 +412,7 @@ public final class Child implements Codec.Calls {
         try {
             worker.dispatch(execution);
         } catch (RuntimeException refused) {
+            streamRuns.remove(seq); // it never runs: its answer goes at once
             execution.completeExceptionally(refused);
         }
     }
@@ -509,8 +544,12 @@ public final class Child implements Codec.Calls {
             // Its thread died in it (the next one fails it): no cancellation may wait for this run any more.
             unanswered.values().remove(execution);
         }
-        if (execution.output() instanceof StreamForwarder stream && streams.containsKey(stream.seq)) {
-            write(stream.seq, RUN_ENDED, NOTHING); // an answer written meanwhile goes first: the parent then ignores this
+        StreamRun streamRun = execution.output() instanceof StreamForwarder stream ? streamRuns.remove(stream.seq) : null;
+        if (streamRun != null) {
+            long seq = ((StreamForwarder) execution.output()).seq;
+            Answer held = streamRun.end();
+            // An answer written from now on may go before RUN_ENDED: the parent then ignores RUN_ENDED.
+            write(seq, held == null ? RUN_ENDED : held.type(), held == null ? NOTHING : held.payload());
         }
         if (cancelledRuns.isEmpty()) {
             return;
@@ -532,6 +571,10 @@ public final class Child implements Codec.Calls {
         CancelledRun cancelled = cancelledRuns.isEmpty() ? null : cancelledRuns.get(seq);
         if (cancelled != null && !cancelled.answered(type, payload)) {
             return; // the worker thread writes it when it leaves the run
+        }
+        StreamRun streamRun = streamRuns.isEmpty() ? null : streamRuns.get(seq);
+        if (streamRun != null && !streamRun.answered(type, payload)) {
+            return; // likewise
         }
         write(seq, type, payload);
     }
