@@ -116,6 +116,45 @@ public final class OrderJobs {
         Runtime.getRuntime().halt(3);
     });
 
+    /** An item whose encoding overflows the stack (a structure nested too deeply, say): an Error, not an exception. */
+    public static final class Bottomless implements Externalizable {
+        private static final long serialVersionUID = 1L;
+
+        /** For the codec. */
+        public Bottomless() {}
+
+        @Override
+        public void writeExternal(ObjectOutput out) throws IOException {
+            out.writeInt(1);
+            writeExternal(out);
+        }
+
+        @Override
+        public void readExternal(ObjectInput in) {}
+    }
+
+    /** An item whose encoding needs a class this JVM lacks: a {@link LinkageError}, not an exception. */
+    public static final class Unlinked implements Externalizable {
+        private static final long serialVersionUID = 1L;
+
+        /** For the codec. */
+        public Unlinked() {}
+
+        @Override
+        public void writeExternal(ObjectOutput out) {
+            throw new NoClassDefFoundError("com/example/Missing");
+        }
+
+        @Override
+        public void readExternal(ObjectInput in) {}
+    }
+
+    /** Emits "first", then a {@link Bottomless} (or, with 1, an {@link Unlinked}), and returns. */
+    public static final StreamMo1<Integer, Object> firstThenBottomless = emitting((Integer which, Emitter<Object> out) -> {
+        out.emit("first");
+        out.emit(which == 1 ? new Unlinked() : new Bottomless());
+    });
+
     /** Runs for about {@code millis} ms: work, not a wait for something. */
     private static void busy(long millis) {
         long end = System.nanoTime() + millis * 1_000_000L;
