@@ -155,6 +155,28 @@ public final class OrderJobs {
         out.emit(which == 1 ? new Unlinked() : new Bottomless());
     });
 
+    /** Emits an item that cannot cross, strings until an emit fails, writes {@code file}, then overflows its worker thread's stack, which dies. */
+    public static final StreamMo1<String, Object> refusedThenOverflow = emitting((String file, Emitter<Object> out) -> {
+        refuse(out, file);
+        dive(0);
+    });
+
+    /** Emits an item that cannot cross, then strings until an emit fails (its forwarder failed the stream), then writes "failed" to {@code file}. */
+    private static void refuse(Emitter<Object> out, String file) throws IOException {
+        out.emit(new Jobs.Unregistered("cannot cross"));
+        try {
+            for (;;) {
+                out.emit("after");
+            }
+        } catch (RuntimeException failed) {
+            Files.writeString(Path.of(file), "failed\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        }
+    }
+
+    private static int dive(int depth) {
+        return dive(depth + 1) + 1;
+    }
+
     /** Runs for about {@code millis} ms: work, not a wait for something. */
     private static void busy(long millis) {
         long end = System.nanoTime() + millis * 1_000_000L;
