@@ -572,7 +572,7 @@ public final class Child implements Codec.Calls {
         if (cancelled != null && !cancelled.answered(type, payload)) {
             return; // the worker thread writes it when it leaves the run
         }
-        StreamRun streamRun = streamRuns.isEmpty() ? null : streamRuns.get(seq);
+        StreamRun streamRun = streamRuns.get(seq);
         if (streamRun != null && !streamRun.answered(type, payload)) {
             return; // likewise
         }
