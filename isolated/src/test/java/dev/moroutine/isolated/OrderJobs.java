@@ -4,6 +4,7 @@ import static dev.moroutine.Moroutine.mo;
 import static dev.moroutine.stream.Streaming.emitting;
 
 import dev.moroutine.Mo1;
+import dev.moroutine.Signal;
 import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.stream.StreamMo2;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /** Moroutines of the item-order and answer-order tests; loaded in the worker JVMs too, so nothing here touches JUnit. */
 public final class OrderJobs {
@@ -159,6 +161,39 @@ public final class OrderJobs {
     public static final StreamMo1<String, Object> refusedThenOverflow = emitting((String file, Emitter<Object> out) -> {
         refuse(out, file);
         dive(0);
+    });
+
+    /**
+     * Emits an item that cannot cross, then items until an emit fails (its forwarder has failed the
+     * stream), writes "failed" to {@code file}, then waits up to 30 s for an interrupt and returns.
+     */
+    public static final StreamMo1<String, Object> refusedThenAwaitInterrupt = emitting((String file, Emitter<Object> out) -> {
+        refuse(out, file);
+        try {
+            new CountDownLatch(1).await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException stopped) {
+            // cancelled: the run ends now
+        }
+    });
+
+    /** As {@link #refusedThenAwaitInterrupt}, but waits up to 30 s for its signal to fire instead (not for an interrupt). */
+    public static final StreamMo2<String, Signal, Object> refusedThenAwaitSignal = emitting((String file, Signal signal,
+            Emitter<Object> out) -> {
+        refuse(out, file);
+        CountDownLatch fired = new CountDownLatch(1);
+        Signal.Registration registration = signal.onAbort(fired::countDown);
+        try {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (fired.getCount() > 0 && System.nanoTime() < end) {
+                try {
+                    fired.await(end - System.nanoTime(), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException ignored) {
+                    // only the signal ends the wait
+                }
+            }
+        } finally {
+            registration.close();
+        }
     });
 
     /** Emits an item that cannot cross, then strings until an emit fails (its forwarder failed the stream), then writes "failed" to {@code file}. */
