@@ -44,9 +44,10 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * parent's pump sleeps. A streaming task is answered by its {@link StreamForwarder} once its last
  * items have crossed, which may be after the next task started (the worker thread never waits for
  * them); so the worker thread, as it leaves a streaming task's run and before it takes the next
- * task, writes {@link #RUN_ENDED}. A forwarder may also answer before the run has ended (an item
- * that cannot cross fails the task while its function runs on): that answer is held
- * ({@code StreamRun}) and the worker thread writes it instead, as it leaves the run.
+ * task, writes {@link #RUN_ENDED}. A forwarder may also answer before the worker thread has left
+ * the run (the execution's completion runs the answer on the worker thread, or a stopper completes
+ * it while the function runs on): that answer is held ({@code StreamRun}) and the worker thread
+ * writes it instead, as it leaves the run.
  *
  * <p>When the parent asks it to cancel a task ({@link #CANCEL}), the reader cancels the execution
  * as a thread pool's caller would, which interrupts the run and fires its signals; the run may go

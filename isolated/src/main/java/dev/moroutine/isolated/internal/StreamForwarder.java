@@ -30,7 +30,10 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * then answers the task, once its execution has completed, so the answer always follows the
  * task's last items in the ring. The function's run may have ended well before (the worker thread
  * reports that on its own, {@link Child#RUN_ENDED}, and goes on with the next task); it never waits
- * for the items to cross, so a caller may read this stream after the next task's result.
+ * for the items to cross, so a caller may read this stream after the next task's result. An item
+ * that cannot cross fails the pipe (the function's next emit throws) but leaves the execution to
+ * its run: until the function returns, the task runs, and the caller's cancel or signal reaches it
+ * as for any running task; the answer, that item's failure, comes when it completes.
  */
 final class StreamForwarder extends PipeOutput {
 
@@ -73,15 +76,16 @@ final class StreamForwarder extends PipeOutput {
                 Arrays.fill(batch, 0, n, null);
                 if (refused != null) {
                     refusal = refused;
-                    execution.completeExceptionally(refused); // fails the pipe: the producer stops
-                    pipe.fail(refused); // even if the function had returned already
+                    // The producer stops at its next emit; the execution stays the run's, so that a cancel or
+                    // a signal from the caller still reaches a function that goes on after it.
+                    pipe.fail(refused);
                     break;
                 }
             }
         } catch (RuntimeException ended) {
             // the pipe failed or was stopped: the execution's outcome is the answer
         }
-        // The answer follows the run's end; an item that could not cross fails the stream even if the function succeeded.
+        // The answer follows the run's end; an item that could not cross fails the stream whatever the function did.
         RuntimeException refused = refusal;
         execution.whenComplete((value, failure) -> child.answer(seq, execution, refused == null ? value : null,
                 refused == null ? failure : refused));
