@@ -21,6 +21,8 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Channels used wrongly fail with a message, and release what they hold, instead of hanging a worker. */
 @Timeout(120)
@@ -30,6 +32,18 @@ class ChannelMisuseTest {
     static final StreamMo1<Stream<Integer>, Integer> doubled = streaming(in -> in.map(x -> 2 * x));
     static final Mo1<Iterable<Integer>, Integer> sum = mo(ChannelMisuseTest::total);
     static final Mo1<Channel<Integer>, Long> joinAndCount = mo(channel -> channel.join().count());
+    /** Runs two consumers of {@code channel} on the calling thread as one batch of another pool's, and counts their items. */
+    static final Mo1<Channel<Integer>, Long> runAllAndCount = mo(channel -> {
+        try (Pool other = workers(1)) {
+            long count = 0;
+            for (LiveStream<Integer> end : other.runAll(List.of(channel, channel))) {
+                try (end) {
+                    count += end.count();
+                }
+            }
+            return count;
+        }
+    });
     static final Mo2<Iterable<Integer>, Iterable<Integer>, Integer> sumBoth = mo((a, b) -> total(a) + total(b));
 
     private static int total(Iterable<Integer> items) {
@@ -145,14 +159,19 @@ class ChannelMisuseTest {
         assertTrue(e.getCause().getMessage().contains("it would wait for itself"), e.getCause().getMessage());
     }
 
-    /** join() on the worker that runs the channel's source, from inside a task. */
-    @Test
-    void joiningAChannelOnTheWorkerOfItsSourceFailsInsteadOfHanging() {
+    /**
+     * A consumer on the calling thread, which is the worker that runs the channel's source, from inside
+     * a task: a join(), or a batch of another pool's given the channel.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"join", "runAll"})
+    void aConsumerOnTheWorkerOfItsSourceFailsInsteadOfHanging(String how) {
+        Mo1<Channel<Integer>, Long> consumer = how.equals("join") ? joinAndCount : runAllAndCount;
         assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
             try (Pool pool = workers(1)) {
                 WorkerHandle only = pool.workers().get(0);
                 Channel<Integer> channel = channel(Streaming.assign(only, upTo.call(100)));
-                TaskFailedException e = assertThrows(TaskFailedException.class, () -> pool.run(joinAndCount.call(channel)));
+                TaskFailedException e = assertThrows(TaskFailedException.class, () -> pool.run(consumer.call(channel)));
                 assertInstanceOf(IllegalStateException.class, e.getCause());
                 assertTrue(e.getCause().getMessage().startsWith(channel + " cannot feed join() on " + threadOf(only).getName()),
                         e.getCause().getMessage());

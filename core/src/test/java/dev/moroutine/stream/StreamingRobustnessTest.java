@@ -289,6 +289,27 @@ class StreamingRobustnessTest {
         }
     }
 
+    /**
+     * The consumers of one runAll given a channel itself all join before the first takes an item: a
+     * source that fits in one consumer's window leaves the other no items, never a refusal for an ended channel.
+     */
+    @Test
+    void aBatchOfChannelConsumersJoinsBeforeTheFirstDrainsIt() {
+        try (Pool pool = workers(1, PoolOptions.defaults())) {
+            for (int round = 0; round < 200; round++) {
+                Channel<Integer> shared = channel(List.of(1, 2, 3));
+                List<LiveStream<Integer>> both = pool.runAll(List.of(shared, shared, shared));
+                long total = 0;
+                for (LiveStream<Integer> one : both) {
+                    try (one) {
+                        total += one.mapToLong(Integer::longValue).sum();
+                    }
+                }
+                assertEquals(6L, total, "round " + round + ": each item reaches exactly one of the three consumers");
+            }
+        }
+    }
+
     private static void awaitState(Thread thread, Thread.State state) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (thread.getState() != state) {

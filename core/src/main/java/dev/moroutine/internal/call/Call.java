@@ -3,6 +3,7 @@ package dev.moroutine.internal.call;
 import dev.moroutine.Mo;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
+import dev.moroutine.internal.dispatch.Endpoint;
 import dev.moroutine.internal.dispatch.Execution;
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.StreamArg;
@@ -191,6 +192,8 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
     public static final class Prepared<R> {
         private final Execution<?> execution;
         private final CompletableFuture<R> result;
+        /** A channel's consumer end on the calling thread, reserved, attached when sent; null for a call. */
+        private final Endpoint.Binding callerEnd;
 
         /**
          * A built execution and what its caller receives once it is sent.
@@ -199,15 +202,24 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
          * @param result the caller's future: the execution itself, or a stream's consumer end
          */
         public Prepared(Execution<?> execution, CompletableFuture<R> result) {
+            this(execution, result, null);
+        }
+
+        private Prepared(Execution<?> execution, CompletableFuture<R> result, Endpoint.Binding callerEnd) {
             this.execution = execution;
             this.result = result;
+            this.callerEnd = callerEnd;
         }
 
         /**
-         * A task that runs on no worker (a channel: its consumer end attaches on the caller), as a
-         * batch's member; {@link #call()} is null and sending it does nothing.
+         * A task that runs on no worker, as a batch's member; {@link #call()} is null. A channel's
+         * consumer end on the caller is reserved now and attached when sent, as a call's channel
+         * arguments are, so that no consumer of the batch finds the channel ended by another.
          */
         static <R> Prepared<R> attached(Task<R> task) {
+            if (task instanceof Endpoint channel) {
+                return new Prepared<>(null, new CompletableFuture<>(), channel.bind(null));
+            }
             return new Prepared<>(null, task.future());
         }
 
@@ -222,9 +234,12 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
          * @param worker where it runs
          * @return the caller's future
          */
+        @SuppressWarnings("unchecked") // a channel's end is the LiveStream its Task<R> promises
         public CompletableFuture<R> sendTo(Worker worker) {
             if (execution != null) {
                 dispatch(worker, execution);
+            } else if (callerEnd != null) {
+                result.complete((R) callerEnd.open(null));
             }
             return result;
         }
@@ -233,6 +248,8 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
         void abandon(RuntimeException why) {
             if (execution != null) {
                 execution.completeExceptionally(why);
+            } else if (callerEnd != null) {
+                callerEnd.completed(why);
             } else if (result.join() instanceof AutoCloseable attached) {
                 try {
                     attached.close();

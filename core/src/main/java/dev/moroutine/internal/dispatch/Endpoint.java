@@ -15,7 +15,8 @@ public interface Endpoint {
     /**
      * Starts one execution's use of this endpoint, when the execution is built.
      *
-     * @param consumer the task whose argument this is, for messages
+     * @param consumer the task whose argument this is, for messages; null for a consumer on the
+     *     calling thread (a channel that a batch runs), whose binding is only opened, with no worker
      * @return the binding
      * @throws IllegalStateException if the endpoint can no longer be used (an ended channel)
      */
@@ -38,7 +39,7 @@ public interface Endpoint {
         /**
          * On the worker, just before the function runs.
          *
-         * @param worker the worker running the execution
+         * @param worker the worker running the execution; null for a consumer on the calling thread
          * @return the value the function receives
          */
         Object open(Worker worker);

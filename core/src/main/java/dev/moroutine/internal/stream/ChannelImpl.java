@@ -146,7 +146,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
 
         @Override
         public Object open(Worker worker) {
-            return attachOnce();
+            return worker != null ? attachOnce() : onCaller(attachOnce());
         }
 
         private LiveStream<T> attachOnce() {
@@ -194,7 +194,11 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
      * on the first.
      */
     LiveStream<T> attach() {
-        LiveStream<T> end = attach(reserve());
+        return onCaller(attach(reserve()));
+    }
+
+    /** A consumer end attached on the calling thread, unless that thread runs the source: it would wait for itself. */
+    private LiveStream<T> onCaller(LiveStream<T> end) {
         Worker producer = sourceWorker();
         if (producer != null && producer.isCurrent()) {
             throw fail("join() on " + Thread.currentThread().getName(), producer);
