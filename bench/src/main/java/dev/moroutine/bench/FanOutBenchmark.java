@@ -46,7 +46,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * <ul>
  *   <li>{@code moroutine}: a {@code workers(consumers)} pool; a new {@code channel(items)} per
  *       invocation is passed to {@link Items#count}, one call assigned to each worker,
- *       {@code pool.runAll(…)}. Each consumer has its own high-water mark of 16.</li>
+ *       {@code pool.runAll(…)}. Each consumer has its own high-water mark (the default, 256).</li>
  *   <li>{@code ArrayBlockingQueue}: one shared {@code ArrayBlockingQueue(16)}, the caller
  *       {@code put}s, {@code consumers} threads of a fixed pool {@code take}.</li>
  * </ul>

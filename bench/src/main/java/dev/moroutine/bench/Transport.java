@@ -37,8 +37,8 @@ import org.jctools.queues.SpscArrayQueue;
  *       {@link Items#emitAll} and iterates the {@link LiveStream}; caller→worker passes
  *       {@code channel(items)} to {@link Items#sum} (the channel's distributor, a virtual thread,
  *       iterates the caller's list); the round trip passes {@code channel(items)} to the stage
- *       {@link Items#plusOne} and iterates its stream. Default high-water marks: 256 for a stream,
- *       16 per consumer of a channel.</li>
+ *       {@link Items#plusOne} and iterates its stream. Default high-water marks: 256 for a stream
+ *       and 256 per consumer of a channel.</li>
  *   <li>{@value #MOROUTINE_16}: the same with a high-water mark of 16 for the streams and the channels
  *       alike, the bound of the queue hand-offs below.</li>
  *   <li>{@value #ARRAY_BLOCKING_QUEUE}: {@code new ArrayBlockingQueue<>(16)}, {@code put}/{@code take}

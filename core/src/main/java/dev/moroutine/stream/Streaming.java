@@ -185,8 +185,9 @@ public final class Streaming {
     }
 
     /**
-     * A channel over a stream task's items, with the default high-water mark (16 items in flight
-     * per consumer). The task runs once, on its own worker, when the first consumer attaches.
+     * A channel over a stream task's items, with the default high-water mark (256 items in flight
+     * per consumer, as {@link java.util.concurrent.Flow#defaultBufferSize()}). The task runs once,
+     * on its own worker, when the first consumer attaches.
      *
      * @param source the producing task
      * @param <T> the item type
@@ -213,7 +214,7 @@ public final class Streaming {
     }
 
     /**
-     * A channel over local items, with the default high-water mark (16 items in flight per consumer).
+     * A channel over local items, with the default high-water mark (256 items in flight per consumer).
      *
      * @param source the items, iterated once by the channel's distributor thread
      * @param <T> the item type

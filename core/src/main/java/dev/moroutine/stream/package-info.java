@@ -6,7 +6,7 @@
  *
  * <h2>Backpressure</h2>
  * A producer blocks while {@code highWaterMark} items (default 256, as the JDK's
- * {@link java.util.concurrent.Flow#defaultBufferSize()}; 16 per consumer of a channel) are in flight:
+ * {@link java.util.concurrent.Flow#defaultBufferSize()}, per consumer of a channel too) are in flight:
  * emitted, not yet taken by the consumer. Items are delivered in the order they were emitted, each
  * exactly once.
  *
