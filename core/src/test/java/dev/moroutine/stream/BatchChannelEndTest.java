@@ -8,6 +8,8 @@ import dev.moroutine.Balancer;
 import dev.moroutine.Mo1;
 import dev.moroutine.Pool;
 import dev.moroutine.PoolOptions;
+import dev.moroutine.Task;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -42,11 +44,11 @@ class BatchChannelEndTest {
     @Test
     void aBatchsChannelEndGetsTheItemsAnEarlyClosingConsumerOfTheBatchLeaves() throws Exception {
         // The balancer only widens the window between two sends of runAll (a caller preempted there does the same):
-        // it places `same` once the channel has stopped its source, or after 5 s if it never does.
+        // it places `same` once the channel has stopped its source, or after 1 s if it never does.
         Balancer slowForSame = (workers, task) -> {
             if (isTask(same, task)) {
                 try {
-                    SOURCE_STOPPED.await(5, TimeUnit.SECONDS);
+                    SOURCE_STOPPED.await(1, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -65,6 +67,29 @@ class BatchChannelEndTest {
                 assertEquals(10, end.limit(10).count(), "the channel's end of the batch got no items of an endless source:"
                         + " the batch's other consumer closed before this end attached, which ended the channel (source stopped: "
                         + (SOURCE_STOPPED.getCount() == 0) + ")");
+            }
+        }
+    }
+
+    /** No hook this time: short consumers closing while the batch is still being sent, round after round. */
+    @Test
+    void underLoadNoBatchEndFindsItsChannelEndedByAnotherOfTheBatch() {
+        try (Pool pool = workers(2)) {
+            for (int round = 0; round < 50; round++) {
+                Channel<Integer> shared = channel(endless.call(0));
+                List<Task<?>> batch = new ArrayList<>();
+                batch.add(takesNothing.call(shared));
+                batch.add(takesNothing.call(shared));
+                for (int i = 0; i < 500; i++) {
+                    batch.add(same.call(i));
+                }
+                batch.add(shared);
+                List<Object> results = pool.runAll(batch);
+                @SuppressWarnings("unchecked")
+                LiveStream<Integer> end = (LiveStream<Integer>) results.get(results.size() - 1);
+                try (end) {
+                    assertEquals(10, end.limit(10).count(), "round " + round + ": the batch's channel end got no items");
+                }
             }
         }
     }

@@ -36,7 +36,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * ({@link #bind}: the ENDED check), and the pipes are added to {@code consumers} only once the task's
  * worker has accepted it (the binding's {@code admitted}, called just before it is queued), so a task refused while it is built, or
  * by its worker, leaves no pipe that items are routed to. A channel that ends between the
- * reservation and the add ends that pipe at once. The distributor removes a consumer that has
+ * reservation and the add ends that pipe at once. A reserved end that has not attached yet
+ * counts as a consumer ({@code unattached}: added to at the reservation, taken from once, by
+ * whoever moves the end's state from null, after the pipe's add if it attached): the channel ends
+ * for "every consumer closed" only when none is open and none is on its way, so a consumer of a
+ * batch that closes before another of the batch attaches (a short task that takes nothing) does
+ * not end the channel under it. The distributor reads the count before it scans, so a count of
+ * zero covers every pipe added by the time it reads it. The distributor removes a consumer that has
  * closed from {@code consumers} when its scan meets it, so a long-running channel keeps neither
  * its short-lived consumers nor the items they dropped. The
  * distributor ends every open pipe when it stops (with the source's failure, if any), and closes
@@ -72,6 +78,8 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
     private final String name = "channel-" + CHANNELS.incrementAndGet();
     private final List<Pipe<T>> consumers = new CopyOnWriteArrayList<>();
     private final AtomicInteger reservations = new AtomicInteger(); // numbers the consumers in messages
+    /** Reserved consumer ends that have neither attached nor been released: see the class comment. */
+    private final AtomicInteger unattached = new AtomicInteger();
     private final Pipe.ProducerWait distributorWait = new Pipe.ProducerWait();
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean ended;
@@ -112,7 +120,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
      */
     @Override
     public Endpoint.Binding bind(Invocation consumer) {
-        return new ConsumerEnd(consumer, reserve());
+        return reserveEnd(consumer);
     }
 
     /**
@@ -157,7 +165,9 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
                 return end;
             }
             LiveStream<T> end = attach(pipe);
-            if (!state.compareAndSet(null, end)) {
+            if (state.compareAndSet(null, end)) {
+                attachedOrReleased();
+            } else {
                 end.close(); // the execution completed meanwhile
             }
             return end;
@@ -174,8 +184,11 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         }
 
         private void close() {
-            if (state.getAndSet(DONE) instanceof LiveStream<?> end) {
+            Object before = state.getAndSet(DONE);
+            if (before instanceof LiveStream<?> end) {
                 end.close();
+            } else if (before == null) {
+                attachedOrReleased(); // it never attached
             }
         }
     }
@@ -187,6 +200,19 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
                     + " closed); make a new channel(source) to stream the items again", misused != null ? misused : endFailure);
         }
         return new Pipe<>(highWaterMark, distributorWait, name + " consumer " + reservations.incrementAndGet());
+    }
+
+    /** A consumer end reserved for an execution ({@link #bind}): it counts as a consumer until it attaches or is released. */
+    private ConsumerEnd reserveEnd(Invocation consumer) {
+        Pipe<T> pipe = reserve();
+        unattached.incrementAndGet();
+        return new ConsumerEnd(consumer, pipe);
+    }
+
+    /** A reserved end attached (its pipe added) or was released without attaching: the distributor may wait for it. */
+    private void attachedOrReleased() {
+        unattached.decrementAndGet();
+        distributorWait.wake();
     }
 
     /**
@@ -321,6 +347,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         long start = System.nanoTime();
         boolean parked = false;
         for (int spins = 1; ; spins++) {
+            boolean onTheirWay = unattached.get() > 0; // before the scan: see the class comment
             List<Pipe<T>> all = consumers;
             int size = all.size();
             boolean open = false;
@@ -349,7 +376,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
                 }
                 return chosen;
             }
-            if (!open || misuse != null) { // none open: every consumer closed (the first was added before this started)
+            if (!open && !onTheirWay || misuse != null) { // none open: every consumer closed (the first was added before this started)
                 return null;
             }
             if (!Waiting.pause(start, spins, budget)) {
@@ -363,6 +390,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         if (misuse != null) {
             return true;
         }
+        boolean onTheirWay = unattached.get() > 0;
         boolean open = false;
         for (Pipe<T> consumer : consumers) {
             if (!consumer.cancelled()) {
@@ -372,7 +400,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
                 }
             }
         }
-        return !open;
+        return !open && !onTheirWay;
     }
 
     @Override
