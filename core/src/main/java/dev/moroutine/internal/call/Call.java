@@ -15,6 +15,7 @@ import dev.moroutine.internal.dispatch.WorkerGroup;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The implementation of {@link Task} for value moroutines (and, through the stream layer's
@@ -244,8 +245,31 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
             return result;
         }
 
+        /**
+         * Sends the execution to {@code worker} for a batch, which places a refused one again: a
+         * worker that refuses it never admitted it, so it keeps its reservations (a channel end
+         * that another of the batch may have drained meanwhile) for the next worker. Any other
+         * failure fails it, as {@link #sendTo} does.
+         *
+         * @param worker where it runs
+         * @return the caller's future
+         * @throws RejectedExecutionException if the worker refused it; it is not failed, so the
+         *     caller sends it elsewhere or {@linkplain #abandon abandons} it
+         */
+        CompletableFuture<R> offerTo(Worker worker) {
+            try {
+                worker.dispatch(execution);
+            } catch (RejectedExecutionException refused) {
+                throw refused;
+            } catch (RuntimeException | Error failed) {
+                execution.completeExceptionally(failed);
+                throw failed;
+            }
+            return result;
+        }
+
         /** Fails the execution without sending it, releasing what it attached. */
-        void abandon(RuntimeException why) {
+        void abandon(Throwable why) {
             if (execution != null) {
                 execution.completeExceptionally(why);
             } else if (callerEnd != null) {

@@ -259,7 +259,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
         checkOpen(tasks);
         List<Call.Prepared<? extends R>> prepared = new ArrayList<>(tasks.size());
         List<CompletableFuture<? extends R>> futures = new ArrayList<>(tasks.size());
-        RuntimeException failure = null;
+        Throwable failure = null;
         try {
             // Every execution is built, so every channel end reserved (a caller's end attached), before
             // the first is sent: a consumer that drains a channel first leaves the others no items,
@@ -270,7 +270,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
             for (Call.Prepared<? extends R> next : prepared) {
                 futures.add(next.call() != null ? sendPlaced(next) : next.sendTo(null));
             }
-        } catch (RuntimeException refused) { // refused, or the pool closed part-way: still wait for what was sent
+        } catch (RuntimeException | Error refused) { // refused, or the pool closed part-way: still wait for what was sent
             failure = refused;
             for (int i = futures.size(); i < prepared.size(); i++) {
                 prepared.get(i).abandon(refused);
@@ -296,23 +296,29 @@ public final class WorkerPool implements Pool, WorkerGroup {
                     opened.close(); // nobody gets it to read or close: it would hold its producer's worker
                 }
             }
-            throw failure;
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw (RuntimeException) failure;
         }
         return (List<R>) Collections.unmodifiableList(Arrays.asList(results));
     }
 
-    /** Sends a batch's prepared call where {@link #place} says, again if that worker left meanwhile. */
-    @SuppressWarnings("unchecked") // a call prepared again has the type it had
+    /**
+     * Sends a batch's prepared call where {@link #place} says, again if that worker left meanwhile:
+     * the same execution, which keeps what it reserved (a channel end may find the channel drained
+     * by another of the batch if it reserved again).
+     */
     private <R> CompletableFuture<R> sendPlaced(Call.Prepared<R> prepared) {
-        for (Call.Prepared<R> next = prepared; ; ) {
-            Worker worker = place(next.call());
+        for (;;) {
+            Worker worker = place(prepared.call());
             try {
-                return next.sendTo(worker);
-            } catch (RejectedExecutionException refused) { // the refused execution was failed, releasing what it attached
-                if (!left(next.call(), worker)) {
+                return prepared.offerTo(worker);
+            } catch (RejectedExecutionException refused) {
+                if (!left(prepared.call(), worker)) {
+                    prepared.abandon(refused);
                     throw refused;
                 }
-                next = (Call.Prepared<R>) next.call().prepare(this);
             }
         }
     }

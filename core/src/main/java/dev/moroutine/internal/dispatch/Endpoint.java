@@ -16,13 +16,17 @@ public interface Endpoint {
      * Starts one execution's use of this endpoint, when the execution is built.
      *
      * @param consumer the task whose argument this is, for messages; null for a consumer on the
-     *     calling thread (a channel that a batch runs), whose binding is only opened, with no worker
+     *     calling thread (a channel that a batch runs), whose binding is opened with no worker or completed
      * @return the binding
      * @throws IllegalStateException if the endpoint can no longer be used (an ended channel)
      */
     Binding bind(Invocation consumer);
 
-    /** One execution's use of an {@link Endpoint}. The steps are called at most once each, in order. */
+    /**
+     * One execution's use of an {@link Endpoint}. The steps are called at most once each, in order,
+     * but for {@link #sentTo}, called again for each worker a batch offers the execution to after
+     * one refused it (see {@link Worker#dispatch}).
+     */
     interface Binding {
 
         /**

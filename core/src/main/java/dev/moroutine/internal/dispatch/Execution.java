@@ -71,7 +71,7 @@ public final class Execution<R> extends CompletableFuture<R> {
     private final Invocation invocation;
     /** One binding per argument position that is an {@link Endpoint} (and one past them for an output); null if none. */
     private final Endpoint.Binding[] bindings;
-    /** Written once by the dispatching thread before the queue hand-off. */
+    /** Written by the dispatching thread before the queue hand-off (again for each worker a batch offers it to, if one refuses it). */
     private Worker worker;
     private volatile int runState = QUEUED;
     /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */

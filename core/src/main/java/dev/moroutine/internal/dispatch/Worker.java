@@ -32,7 +32,8 @@ public non-sealed interface Worker extends WorkerHandle {
      *
      * @param execution the execution
      * @throws java.util.concurrent.RejectedExecutionException if the worker no longer accepts tasks;
-     *     the message begins with the reason it was given to stop and names the task
+     *     the message begins with the reason it was given to stop and names the task. A refused
+     *     execution was not admitted, so it may be sent to another worker.
      */
     void dispatch(Execution<?> execution);
 
