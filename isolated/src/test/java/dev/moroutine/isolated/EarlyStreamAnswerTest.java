@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A streaming task answered before its run ends: its forwarder fails it at once when an item
- * cannot cross, while its function runs on. The task behind it has not started: its timeout runs
- * from its own start, and a death before then puts it back rather than failing it.
+ * A streaming task whose item could not cross while its function runs on: its forwarder fails the
+ * stream's pipe at once, and the task is answered only when the run ends. The task behind it has
+ * not started: its timeout runs from its own start, and a death before then puts it back rather
+ * than failing it.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class EarlyStreamAnswerTest {
