@@ -11,6 +11,8 @@ import dev.moroutine.stream.LiveStream;
 import dev.moroutine.stream.StreamTask;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -62,6 +64,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class ChannelImpl<T> implements Channel<T>, Endpoint {
 
     private static final AtomicInteger CHANNELS = new AtomicInteger();
+    /** Items of a collection handed to one consumer at once, at most. */
+    private static final int MAX_RUN = 64;
     private static final VarHandle MISUSE;
 
     static {
@@ -295,22 +299,13 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
             } else {
                 items = ((Iterable<? extends T>) source).iterator();
             }
+            if (source instanceof Collection<?>) {
+                deliverRuns(items);
+                return;
+            }
             while (misuse == null && items.hasNext()) {
-                T item = items.next();
-                for (;;) {
-                    Pipe<T> target = readyConsumer();
-                    if (target == null) {
-                        return; // every consumer closed, or the channel was misused
-                    }
-                    try {
-                        target.emit(item);
-                        break;
-                    } catch (java.util.concurrent.CancellationException closed) {
-                        if (!target.cancelled()) {
-                            throw closed;
-                        }
-                        // that consumer closed after it was chosen: the item goes to another one
-                    }
+                if (!deliver(items.next())) {
+                    return;
                 }
             }
         } catch (Throwable e) {
@@ -333,6 +328,81 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
                     consumer.fail(failure);
                 }
             }
+        }
+    }
+
+    /** Hands one item to a consumer with room; false if none is left (every consumer closed, or the channel was misused). */
+    private boolean deliver(T item) {
+        for (;;) {
+            Pipe<T> target = readyConsumer();
+            if (target == null) {
+                return false;
+            }
+            try {
+                target.emit(item);
+                return true;
+            } catch (CancellationException closed) {
+                if (!target.cancelled()) {
+                    throw closed;
+                }
+                // that consumer closed after it was chosen: the item goes to another one
+            }
+        }
+    }
+
+    /**
+     * Hands the items of a collection over in runs: a collection's iterator has its items at hand,
+     * so reading ahead delays none, and a run that fits in its consumer's room is emitted with one
+     * fence and one look at that consumer, not one an item. A run is all or nothing (it fits), so
+     * the run of a consumer that closed first goes, item by item, to the others. The items read
+     * before a null one (which fails the channel as an emit of it does) or before the iterator
+     * throws are delivered first.
+     */
+    private void deliverRuns(Iterator<? extends T> items) {
+        @SuppressWarnings("unchecked") // holds only the source's items, of T
+        T[] run = (T[]) new Object[Math.min(MAX_RUN, highWaterMark)];
+        while (misuse == null && items.hasNext()) {
+            Pipe<T> target = readyConsumer();
+            if (target == null) {
+                return;
+            }
+            int most = Math.min(run.length, target.room());
+            int n = 0;
+            T item = null;
+            try {
+                do {
+                    item = items.next();
+                    if (item != null) {
+                        run[n++] = item;
+                    }
+                } while (item != null && n < most && items.hasNext());
+            } catch (RuntimeException | Error broken) {
+                emitRun(target, run, n);
+                throw broken;
+            }
+            if (!emitRun(target, run, n) || item == null && !deliver(null)) {
+                return;
+            }
+        }
+    }
+
+    /** Emits a run that fits in {@code target}'s room; if it closed first, the items go to the others one by one. */
+    private boolean emitRun(Pipe<T> target, T[] run, int n) {
+        try {
+            target.emitRun(run, n);
+            return true;
+        } catch (CancellationException closed) {
+            if (!target.cancelled()) {
+                throw closed;
+            }
+            for (int i = 0; i < n; i++) {
+                if (!deliver(run[i])) {
+                    return false;
+                }
+            }
+            return true;
+        } finally {
+            Arrays.fill(run, 0, n, null);
         }
     }
 

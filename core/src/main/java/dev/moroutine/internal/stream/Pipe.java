@@ -491,6 +491,16 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     }
 
     /**
+     * How many items an emit would take now without blocking; for the producer's thread (a
+     * distributor choosing how long a run to hand over).
+     *
+     * @return the room, 0 if none
+     */
+    public int room() {
+        return (int) Math.max(0, highWaterMark - (emitted - (long) CONSUMED.getAcquire(this)));
+    }
+
+    /**
      * Pulls a stream into the pipe on the producer's thread, then closes the stream.
      *
      * @param items the producer's stream
