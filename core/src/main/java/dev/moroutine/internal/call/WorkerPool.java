@@ -261,9 +261,10 @@ public final class WorkerPool implements Pool, WorkerGroup {
         List<CompletableFuture<? extends R>> futures = new ArrayList<>(tasks.size());
         Throwable failure = null;
         try {
-            // Every execution is built, so every channel end reserved (a caller's end attached), before
-            // the first is sent: a consumer that drains a channel first leaves the others no items,
-            // never a refusal for an ended channel.
+            // Every execution is built, so every channel end it takes directly reserved, before the
+            // first is sent: a consumer that drains a channel first leaves the others no items, never
+            // a refusal for an ended channel. (An end an inner stream task or a task-arg takes is
+            // reserved when that task is built, on the worker: the README says so.)
             for (Task<? extends R> task : tasks) {
                 prepared.add(task instanceof Call<? extends R> call ? call.prepare(this) : Call.Prepared.attached(task));
             }
