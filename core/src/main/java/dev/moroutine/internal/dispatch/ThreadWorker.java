@@ -101,7 +101,6 @@ public final class ThreadWorker implements Worker {
 
     private static final VarHandle LIFECYCLE;
     private static final VarHandle PARKED;
-    private static final VarHandle ADMITTED;
     private static final VarHandle EXIT;
 
     static {
@@ -109,7 +108,6 @@ public final class ThreadWorker implements Worker {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             LIFECYCLE = lookup.findVarHandle(ThreadWorker.class, "lifecycle", int.class);
             PARKED = lookup.findVarHandle(ThreadWorker.class, "parked", int.class);
-            ADMITTED = lookup.findVarHandle(ThreadWorker.class, "admitted", long.class);
             EXIT = lookup.findVarHandle(ThreadWorker.class, "exit", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -131,8 +129,11 @@ public final class ThreadWorker implements Worker {
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
-    /** Dispatches that found the worker OPEN (plus, briefly, refused ones taking themselves out). */
-    private volatile long admitted;
+    /**
+     * Dispatches that found the worker OPEN (plus, briefly, refused ones taking themselves out); on
+     * a line of its own, because every dispatch bumps it while the worker reads the lifecycle.
+     */
+    private final PaddedCounter admitted = new PaddedCounter();
     private volatile Thread thread;
     /** The current thread's hand-shake with a forced stop's interrupt: see the class comment. */
     private volatile int exit = WORKING;
@@ -216,16 +217,16 @@ public final class ThreadWorker implements Worker {
     @Override
     public void dispatch(Execution<?> execution) {
         execution.sentTo(this); // may refuse the execution: before it is admitted, so it is never awaited
-        ADMITTED.getAndAdd(this, 1L);
+        admitted.getAndAdd(1L);
         if (lifecycle != OPEN) {
-            ADMITTED.getAndAdd(this, -1L);
+            admitted.getAndAdd(-1L);
             wake(); // a stopping thread may be waiting for this dispatch to offer
             throw new RejectedExecutionException(stopReason + "; " + execution.invocation() + " was not queued");
         }
         try {
             execution.admitted(); // attaches its channel ends (starting a distributor thread may fail)
         } catch (RuntimeException | Error failed) {
-            ADMITTED.getAndAdd(this, -1L); // never offered: a stopping thread must not wait for it
+            admitted.getAndAdd(-1L); // never offered: a stopping thread must not wait for it
             wake();
             throw failed;
         }
@@ -499,7 +500,7 @@ public final class ThreadWorker implements Worker {
 
     /** Whether an execution may still come: the worker is open, or a dispatch it admitted has not been taken. */
     private boolean awaitingWork() {
-        return lifecycle == OPEN || queue.currentConsumerIndex() < admitted;
+        return lifecycle == OPEN || queue.currentConsumerIndex() < admitted.get();
     }
 
     private Execution<?> idle() {
