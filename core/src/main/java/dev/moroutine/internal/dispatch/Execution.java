@@ -103,7 +103,7 @@ public final class Execution<R> extends CompletableFuture<R> {
         Object[] args = invocation.args();
         Endpoint.Binding[] bound = null;
         try {
-            for (int i = 0; i < args.length; i++) {
+            for (int i = 0; invocation.takesStream() && i < args.length; i++) {
                 if (args[i] instanceof StreamArg stream) {
                     if (bound == null) {
                         bound = new Endpoint.Binding[args.length + 1];

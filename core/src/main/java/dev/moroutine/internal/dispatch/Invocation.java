@@ -32,6 +32,8 @@ public abstract class Invocation {
     private final Duration timeout; // null: the pool's, or none
     /** Whether an argument is a {@link Signal}, which each run replaces by a view it can stop; found once. */
     private final boolean takesSignal;
+    /** Whether an argument is a {@link StreamArg}, which each execution binds; found in the same scan. */
+    private final boolean takesStream;
     /** 0 until {@link #key()} is first asked for: most invocations never are. */
     private volatile long key;
 
@@ -44,16 +46,16 @@ public abstract class Invocation {
     protected Invocation(Object[] args, Duration timeout) {
         this.args = args;
         this.timeout = timeout;
-        this.takesSignal = anySignal(args);
-    }
-
-    private static boolean anySignal(Object[] args) {
+        // One scan for both kinds: reading an argument's class may miss the cache (a boxed item of a
+        // large batch, say), and an execution's binding would otherwise scan again.
+        boolean signal = false;
+        boolean stream = false;
         for (Object arg : args) {
-            if (arg instanceof Signal) {
-                return true;
-            }
+            signal |= arg instanceof Signal;
+            stream |= arg instanceof StreamArg;
         }
-        return false;
+        this.takesSignal = signal;
+        this.takesStream = stream;
     }
 
     /**
@@ -114,5 +116,14 @@ public abstract class Invocation {
      */
     public final boolean takesSignal() {
         return takesSignal;
+    }
+
+    /**
+     * Whether an argument is a {@link StreamArg}.
+     *
+     * @return whether an execution has endpoint arguments to bind
+     */
+    final boolean takesStream() {
+        return takesStream;
     }
 }
