@@ -52,7 +52,6 @@ import java.util.concurrent.TimeoutException;
  */
 public final class Execution<R> extends CompletableFuture<R> {
 
-    private static final int QUEUED = 0;
     private static final int RUNNING = 1;
     private static final int INTERRUPTING = 2;
     private static final int INTERRUPTED = 3;
@@ -73,7 +72,11 @@ public final class Execution<R> extends CompletableFuture<R> {
     private final Endpoint.Binding[] bindings;
     /** Written once by the dispatching thread before the queue hand-off. */
     private Worker worker;
-    private volatile int runState = QUEUED;
+    /**
+     * 0 (QUEUED) until its worker takes it, then RUNNING and on. Left at its default rather than set
+     * to a constant: an initializer would be a volatile store, a full fence in every dispatch.
+     */
+    private volatile int runState;
     /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */
     private AbortController stopSignal;
 

@@ -181,6 +181,30 @@ class ThreadWorkerTest {
                 "the next call starts a thread");
     }
 
+    /**
+     * A new execution is queued by its field's default: cancelled with interrupt before its worker
+     * takes it, it never runs and interrupts nobody, not the run ahead of it on that worker.
+     */
+    @Test
+    void aQueuedExecutionCancelledWithInterruptNeverRunsAndInterruptsNobody() throws Exception {
+        try (WorkerPool owner = (WorkerPool) Moroutine.workers(1)) {
+            ThreadWorker worker = new ThreadWorker("test-queued-cancel", 0, owner);
+            worker.start();
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch gate = new CountDownLatch(1);
+            CompletableFuture<Boolean> holding = submit(worker, hold.call(started, gate));
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            AtomicInteger runs = new AtomicInteger();
+            CompletableFuture<Integer> queued = submit(worker, count.call(runs));
+            assertTrue(queued.cancel(true));
+            gate.countDown();
+            assertTrue(holding.get(10, TimeUnit.SECONDS), "the run ahead was not interrupted");
+            assertEquals(1, submit(worker, count.call(runs)).get(10, TimeUnit.SECONDS), "the cancelled one never ran");
+            worker.drain("test over");
+            assertTrue(worker.awaitStopped(10, TimeUnit.SECONDS));
+        }
+    }
+
     /** Dispatches a task's execution straight to a worker, as a pool or a dedicated call does. */
     private static <R> CompletableFuture<R> submit(Worker worker, Task<R> task) {
         Execution<R> execution = new Execution<>(Call.of(task), null);
