@@ -11,11 +11,18 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The one scan of a call's arguments finds its signals and its stream arguments, wherever they are. */
+/**
+ * A call's arguments are scanned for stream arguments when it is made, unless they are known to be
+ * values, and for signals when its run asks.
+ */
 class InvocationScanTest {
 
     private static Invocation invocation(Object... args) {
-        return new Invocation(args, null) {
+        return made(true, args);
+    }
+
+    private static Invocation made(boolean mayTakeStream, Object... args) {
+        return new Invocation(args, null, mayTakeStream) {
             @Override
             public String id() {
                 return "InvocationScanTest#invocation";
@@ -43,6 +50,15 @@ class InvocationScanTest {
         Invocation withSignal = invocation(1, null, new AbortController().signal());
         assertTrue(withSignal.takesSignal());
         assertFalse(withSignal.takesStream());
+    }
+
+    /** Values only: nothing to bind, and a signal among them is still found for the run. */
+    @Test
+    void valuesOnlyBindNothingAndStillFindTheirSignal() {
+        Invocation values = made(false, 1, new AbortController().signal());
+        assertFalse(values.takesStream());
+        assertTrue(values.takesSignal());
+        assertNull(new Execution<>(values, null).binding(0));
     }
 
     @Test
