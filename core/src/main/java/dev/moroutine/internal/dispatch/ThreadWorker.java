@@ -18,7 +18,11 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * Producers offer to a lock-free multi-producer single-consumer queue (JCTools, the
  * {@code atomic} flavour, which needs no {@code sun.misc.Unsafe}). An idle thread spins on the
  * queue for up to {@link #SPIN_NANOS} (adapted by a {@link SpinBudget}), then parks: it sets {@code parked},
- * checks the queue once more and parks. A producer that finds {@code parked} set after its offer
+ * checks the queue once more and parks. While it spins it looks at its next slot only
+ * ({@code relaxedPoll}), not at the producers' index, which every offer CASes: a spinner reading it
+ * would take its cache line from the producer at each offer. So it may miss an element whose slot
+ * is claimed but not yet written, until its next look; the check before parking is a full
+ * {@code poll}, which does read the index. A producer that finds {@code parked} set after its offer
  * clears it and unparks the thread. Both sides write, then read, volatile state (offer/parked
  * against parked/poll), so either the thread sees the new element or the producer sees that it
  * must wake the thread. A dispatch made in {@link DeferredWakes#defer} leaves that read of
@@ -507,7 +511,7 @@ public final class ThreadWorker implements Worker {
         long budget = idleSpin.next();
         long start = System.nanoTime();
         Execution<?> execution;
-        for (int spins = 1; (execution = queue.poll()) == null; spins++) {
+        for (int spins = 1; (execution = queue.relaxedPoll()) == null; spins++) {
             if (!awaitingWork() || !Waiting.pause(start, spins, budget)) {
                 break;
             }

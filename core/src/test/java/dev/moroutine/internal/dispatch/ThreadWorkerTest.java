@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.Moroutine;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.internal.call.Call;
 import dev.moroutine.internal.call.WorkerPool;
@@ -202,6 +203,32 @@ class ThreadWorkerTest {
             assertEquals(1, submit(worker, count.call(runs)).get(10, TimeUnit.SECONDS), "the cancelled one never ran");
             worker.drain("test over");
             assertTrue(worker.awaitStopped(10, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * Bursts offered after a pause of 0 to 64 µs meet the worker spinning (it looks at its next slot
+     * only), giving up its spin, or parked: every task runs, once and in order, and none waits for
+     * a wake-up that does not come.
+     */
+    @Test
+    void tasksOfferedWhileTheWorkerSpinsOrParksAllRunOnce() throws Exception {
+        try (Pool pool = Moroutine.workers(1)) {
+            AtomicInteger runs = new AtomicInteger();
+            int expected = 0;
+            for (int round = 0; round < 10_000; round++) {
+                long until = System.nanoTime() + (round % 65) * 1_000L;
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait(); // a pause that lets the worker spin, give up, or park: nothing is awaited
+                }
+                CompletableFuture<Integer> last = null;
+                for (int burst = 0; burst <= round % 3; burst++) {
+                    last = pool.submit(count.call(runs));
+                    expected++;
+                }
+                assertEquals(expected, last.get(10, TimeUnit.SECONDS), "round " + round);
+            }
+            assertEquals(expected, runs.get());
         }
     }
 
