@@ -88,7 +88,7 @@ public final class Mo1<A, R> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public Task<R> call(A a) {
-        return definition.call(a);
+        return definition.callValues(a);
     }
 
     /**

@@ -104,7 +104,7 @@ public final class Mo2<A, B, R> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public Task<R> call(A a, B b) {
-        return definition.call(a, b);
+        return definition.callValues(a, b);
     }
 
     /**

@@ -120,7 +120,7 @@ public final class Mo3<A, B, C, R> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public Task<R> call(A a, B b, C c) {
-        return definition.call(a, b, c);
+        return definition.callValues(a, b, c);
     }
 
     /**

@@ -136,7 +136,7 @@ public final class Mo4<A, B, C, D, R> implements Mo {
      * @throws IllegalStateException if this moroutine is not stored in a {@code static final} field
      */
     public Task<R> call(A a, B b, C c, D d) {
-        return definition.call(a, b, c, d);
+        return definition.callValues(a, b, c, d);
     }
 
     /**

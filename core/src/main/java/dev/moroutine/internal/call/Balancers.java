@@ -3,10 +3,14 @@ package dev.moroutine.internal.call;
 import dev.moroutine.Balancer;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
+import dev.moroutine.internal.dispatch.PaddedCounter;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
-/** The built-in balancers. Both are lock-free and may be shared by pools. */
+/**
+ * The built-in balancers. Both are lock-free and may be shared by pools. Their counters sit on cache
+ * lines of their own: every submit bumps one, and a balancer is made just before its pool, whose
+ * fields the workers read for every task.
+ */
 public final class Balancers {
 
     private Balancers() {}
@@ -30,11 +34,13 @@ public final class Balancers {
     }
 
     private static final class RoundRobin implements Balancer {
-        private final AtomicInteger next = new AtomicInteger();
+        private final PaddedCounter next = new PaddedCounter();
 
         @Override
         public WorkerHandle select(List<WorkerHandle> workers, Task<?> task) {
-            return workers.get(Math.floorMod(next.getAndIncrement(), workers.size()));
+            int size = workers.size();
+            // One worker takes every turn: counting would only cost an atomic per task.
+            return workers.get(size == 1 ? 0 : Math.floorMod(next.getAndAdd(1), size));
         }
 
         @Override
@@ -45,12 +51,12 @@ public final class Balancers {
 
     private static final class LeastBusy implements Balancer {
         /** Where each scan starts; rotating it breaks ties fairly instead of always favouring worker 0. */
-        private final AtomicInteger offset = new AtomicInteger();
+        private final PaddedCounter offset = new PaddedCounter();
 
         @Override
         public WorkerHandle select(List<WorkerHandle> workers, Task<?> task) {
             int size = workers.size();
-            int start = Math.floorMod(offset.getAndIncrement(), size);
+            int start = size == 1 ? 0 : Math.floorMod(offset.getAndAdd(1), size);
             WorkerHandle best = null;
             int fewest = Integer.MAX_VALUE;
             for (int i = 0; i < size; i++) {

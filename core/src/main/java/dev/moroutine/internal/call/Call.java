@@ -43,9 +43,25 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
      * @param timeout its own timeout, or null
      */
     protected Call(Definition definition, Object[] args, Worker assigned, Duration timeout) {
-        super(args, timeout);
+        this(definition, args, assigned, timeout, true);
+    }
+
+    private Call(Definition definition, Object[] args, Worker assigned, Duration timeout, boolean mayTakeStream) {
+        super(args, timeout, mayTakeStream);
         this.definition = definition;
         this.assigned = assigned;
+    }
+
+    /**
+     * Describes a call whose arguments are all plain values: nothing reads them before its worker does.
+     *
+     * @param definition the moroutine
+     * @param args its arguments, none a {@link TaskArg} or {@link StreamArg}
+     * @param <R> the result type
+     * @return the call
+     */
+    static <R> Call<R> ofValues(Definition definition, Object[] args) {
+        return new Call<>(definition, args, null, null, false);
     }
 
     /**
@@ -92,7 +108,7 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
      * @return the copy
      */
     protected Call<R> copy(Worker worker, Duration timeout) {
-        return new Call<>(definition, args(), worker, timeout);
+        return new Call<>(definition, args(), worker, timeout, takesStream());
     }
 
     /**

@@ -177,6 +177,19 @@ public final class Definition {
     }
 
     /**
+     * Describes a call of a value moroutine whose arguments are all values, which the calling thread
+     * then never reads (see {@link dev.moroutine.internal.dispatch.Invocation}); a moroutine's overload without task-args.
+     *
+     * @param args the arguments: values only, no {@link #taskArg}s
+     * @param <R> the result type
+     * @return the task
+     */
+    public <R> Call<R> callValues(Object... args) {
+        id();
+        return Call.ofValues(this, args);
+    }
+
+    /**
      * The arguments of a call of this moroutine.
      *
      * @param task the task

@@ -52,7 +52,6 @@ import java.util.concurrent.TimeoutException;
  */
 public final class Execution<R> extends CompletableFuture<R> {
 
-    private static final int QUEUED = 0;
     private static final int RUNNING = 1;
     private static final int INTERRUPTING = 2;
     private static final int INTERRUPTED = 3;
@@ -73,7 +72,11 @@ public final class Execution<R> extends CompletableFuture<R> {
     private final Endpoint.Binding[] bindings;
     /** Written by the dispatching thread before the queue hand-off (again for each worker a batch offers it to, if one refuses it). */
     private Worker worker;
-    private volatile int runState = QUEUED;
+    /**
+     * 0 (QUEUED) until its worker takes it, then RUNNING and on. Left at its default rather than set
+     * to a constant: an initializer would be a volatile store, a full fence in every dispatch.
+     */
+    private volatile int runState;
     /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */
     private AbortController stopSignal;
 
@@ -103,7 +106,7 @@ public final class Execution<R> extends CompletableFuture<R> {
         Object[] args = invocation.args();
         Endpoint.Binding[] bound = null;
         try {
-            for (int i = 0; i < args.length; i++) {
+            for (int i = 0; invocation.takesStream() && i < args.length; i++) {
                 if (args[i] instanceof StreamArg stream) {
                     if (bound == null) {
                         bound = new Endpoint.Binding[args.length + 1];

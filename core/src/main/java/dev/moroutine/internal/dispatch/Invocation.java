@@ -30,8 +30,8 @@ public abstract class Invocation {
 
     private final Object[] args;
     private final Duration timeout; // null: the pool's, or none
-    /** Whether an argument is a {@link Signal}, which each run replaces by a view it can stop; found once. */
-    private final boolean takesSignal;
+    /** Whether an argument is a {@link StreamArg}, which each execution binds; found once. */
+    private final boolean takesStream;
     /** 0 until {@link #key()} is first asked for: most invocations never are. */
     private volatile long key;
 
@@ -42,14 +42,28 @@ public abstract class Invocation {
      * @param timeout its own timeout, or null
      */
     protected Invocation(Object[] args, Duration timeout) {
-        this.args = args;
-        this.timeout = timeout;
-        this.takesSignal = anySignal(args);
+        this(args, timeout, true);
     }
 
-    private static boolean anySignal(Object[] args) {
+    /**
+     * Describes an invocation whose arguments may be known to be plain values. Then the calling
+     * thread never reads the arguments themselves: reading an argument's class may miss the cache
+     * (a boxed item of a large batch, say), while the worker reads them anyway.
+     *
+     * @param args the arguments
+     * @param timeout its own timeout, or null
+     * @param mayTakeStream false if no argument is a {@link TaskArg} or {@link StreamArg} (which only
+     *     a task-arg parameter makes), true to look
+     */
+    protected Invocation(Object[] args, Duration timeout, boolean mayTakeStream) {
+        this.args = args;
+        this.timeout = timeout;
+        this.takesStream = mayTakeStream && any(args, StreamArg.class);
+    }
+
+    private static boolean any(Object[] args, Class<?> kind) {
         for (Object arg : args) {
-            if (arg instanceof Signal) {
+            if (kind.isInstance(arg)) {
                 return true;
             }
         }
@@ -108,11 +122,21 @@ public abstract class Invocation {
     }
 
     /**
-     * Whether an argument (not counting a task-arg's) is a {@link Signal}.
+     * Whether an argument (not counting a task-arg's) is a {@link Signal}. Looks each time: a run asks
+     * once, on its worker, which reads the arguments next anyway.
      *
      * @return whether the task takes a signal
      */
     public final boolean takesSignal() {
-        return takesSignal;
+        return any(args, Signal.class);
+    }
+
+    /**
+     * Whether an argument is a {@link StreamArg}.
+     *
+     * @return whether an execution has endpoint arguments to bind
+     */
+    public final boolean takesStream() {
+        return takesStream;
     }
 }

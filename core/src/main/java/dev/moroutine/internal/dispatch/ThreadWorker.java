@@ -18,7 +18,11 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * Producers offer to a lock-free multi-producer single-consumer queue (JCTools, the
  * {@code atomic} flavour, which needs no {@code sun.misc.Unsafe}). An idle thread spins on the
  * queue for up to {@link #SPIN_NANOS} (adapted by a {@link SpinBudget}), then parks: it sets {@code parked},
- * checks the queue once more and parks. A producer that finds {@code parked} set after its offer
+ * checks the queue once more and parks. While it spins it looks at its next slot only
+ * ({@code relaxedPoll}), not at the producers' index, which every offer CASes: a spinner reading it
+ * would take its cache line from the producer at each offer. So it may miss an element whose slot
+ * is claimed but not yet written, until its next look; the check before parking is a full
+ * {@code poll}, which does read the index. A producer that finds {@code parked} set after its offer
  * clears it and unparks the thread. Both sides write, then read, volatile state (offer/parked
  * against parked/poll), so either the thread sees the new element or the producer sees that it
  * must wake the thread. A dispatch made in {@link DeferredWakes#defer} leaves that read of
@@ -101,7 +105,6 @@ public final class ThreadWorker implements Worker {
 
     private static final VarHandle LIFECYCLE;
     private static final VarHandle PARKED;
-    private static final VarHandle ADMITTED;
     private static final VarHandle EXIT;
 
     static {
@@ -109,7 +112,6 @@ public final class ThreadWorker implements Worker {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             LIFECYCLE = lookup.findVarHandle(ThreadWorker.class, "lifecycle", int.class);
             PARKED = lookup.findVarHandle(ThreadWorker.class, "parked", int.class);
-            ADMITTED = lookup.findVarHandle(ThreadWorker.class, "admitted", long.class);
             EXIT = lookup.findVarHandle(ThreadWorker.class, "exit", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -131,8 +133,11 @@ public final class ThreadWorker implements Worker {
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
-    /** Dispatches that found the worker OPEN (plus, briefly, refused ones taking themselves out). */
-    private volatile long admitted;
+    /**
+     * Dispatches that found the worker OPEN (plus, briefly, refused ones taking themselves out); on
+     * a line of its own, because every dispatch bumps it while the worker reads the lifecycle.
+     */
+    private final PaddedCounter admitted = new PaddedCounter();
     private volatile Thread thread;
     /** The current thread's hand-shake with a forced stop's interrupt: see the class comment. */
     private volatile int exit = WORKING;
@@ -216,16 +221,16 @@ public final class ThreadWorker implements Worker {
     @Override
     public void dispatch(Execution<?> execution) {
         execution.sentTo(this); // may refuse the execution: before it is admitted, so it is never awaited
-        ADMITTED.getAndAdd(this, 1L);
+        admitted.getAndAdd(1L);
         if (lifecycle != OPEN) {
-            ADMITTED.getAndAdd(this, -1L);
+            admitted.getAndAdd(-1L);
             wake(); // a stopping thread may be waiting for this dispatch to offer
             throw new RejectedExecutionException(stopReason + "; " + execution.invocation() + " was not queued");
         }
         try {
             execution.admitted(); // attaches its channel ends (starting a distributor thread may fail)
         } catch (RuntimeException | Error failed) {
-            ADMITTED.getAndAdd(this, -1L); // never offered: a stopping thread must not wait for it
+            admitted.getAndAdd(-1L); // never offered: a stopping thread must not wait for it
             wake();
             throw failed;
         }
@@ -499,14 +504,14 @@ public final class ThreadWorker implements Worker {
 
     /** Whether an execution may still come: the worker is open, or a dispatch it admitted has not been taken. */
     private boolean awaitingWork() {
-        return lifecycle == OPEN || queue.currentConsumerIndex() < admitted;
+        return lifecycle == OPEN || queue.currentConsumerIndex() < admitted.get();
     }
 
     private Execution<?> idle() {
         long budget = idleSpin.next();
         long start = System.nanoTime();
         Execution<?> execution;
-        for (int spins = 1; (execution = queue.poll()) == null; spins++) {
+        for (int spins = 1; (execution = queue.relaxedPoll()) == null; spins++) {
             if (!awaitingWork() || !Waiting.pause(start, spins, budget)) {
                 break;
             }

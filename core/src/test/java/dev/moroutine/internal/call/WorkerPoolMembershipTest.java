@@ -43,6 +43,23 @@ class WorkerPoolMembershipTest {
         }
     }
 
+    /** Round robin over one worker skips its counter; once a second worker comes, the turns alternate exactly. */
+    @Test
+    void roundRobinOverOneWorkerThenTwoAlternates() {
+        try (WorkerPool pool = pool(1)) {
+            WorkerHandle only = pool.workers().get(0);
+            for (int i = 0; i < 3; i++) {
+                assertSame(only, pool.workerFor(twice.call(i)));
+                assertEquals(2 * i, pool.run(twice.call(i)));
+            }
+            Worker added = pool.addWorker(WorkerPool.THREADS);
+            WorkerHandle first = pool.workerFor(twice.call(0));
+            for (int i = 1; i < 8; i++) {
+                assertSame(i % 2 == 0 ? first : (first == only ? added : only), pool.workerFor(twice.call(i)), "turn " + i);
+            }
+        }
+    }
+
     @Test
     void aRemovedWorkerIsNoLongerChosenAndIndicesAreNotReused() throws InterruptedException {
         try (WorkerPool pool = pool(3)) {

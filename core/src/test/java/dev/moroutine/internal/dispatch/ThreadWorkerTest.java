@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.Moroutine;
+import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.internal.call.Call;
 import dev.moroutine.internal.call.WorkerPool;
@@ -179,6 +180,56 @@ class ThreadWorkerTest {
                 ((CancellationException) cancelled.getCause()).getMessage());
         assertEquals(16, submit(worker, square.call(4)).get(10, TimeUnit.SECONDS),
                 "the next call starts a thread");
+    }
+
+    /**
+     * A new execution is queued by its field's default: cancelled with interrupt before its worker
+     * takes it, it never runs and interrupts nobody, not the run ahead of it on that worker.
+     */
+    @Test
+    void aQueuedExecutionCancelledWithInterruptNeverRunsAndInterruptsNobody() throws Exception {
+        try (WorkerPool owner = (WorkerPool) Moroutine.workers(1)) {
+            ThreadWorker worker = new ThreadWorker("test-queued-cancel", 0, owner);
+            worker.start();
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch gate = new CountDownLatch(1);
+            CompletableFuture<Boolean> holding = submit(worker, hold.call(started, gate));
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            AtomicInteger runs = new AtomicInteger();
+            CompletableFuture<Integer> queued = submit(worker, count.call(runs));
+            assertTrue(queued.cancel(true));
+            gate.countDown();
+            assertTrue(holding.get(10, TimeUnit.SECONDS), "the run ahead was not interrupted");
+            assertEquals(1, submit(worker, count.call(runs)).get(10, TimeUnit.SECONDS), "the cancelled one never ran");
+            worker.drain("test over");
+            assertTrue(worker.awaitStopped(10, TimeUnit.SECONDS));
+        }
+    }
+
+    /**
+     * Bursts offered after a pause of 0 to 64 µs meet the worker spinning (it looks at its next slot
+     * only), giving up its spin, or parked: every task runs, once and in order, and none waits for
+     * a wake-up that does not come.
+     */
+    @Test
+    void tasksOfferedWhileTheWorkerSpinsOrParksAllRunOnce() throws Exception {
+        try (Pool pool = Moroutine.workers(1)) {
+            AtomicInteger runs = new AtomicInteger();
+            int expected = 0;
+            for (int round = 0; round < 10_000; round++) {
+                long until = System.nanoTime() + (round % 65) * 1_000L;
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait(); // a pause that lets the worker spin, give up, or park: nothing is awaited
+                }
+                CompletableFuture<Integer> last = null;
+                for (int burst = 0; burst <= round % 3; burst++) {
+                    last = pool.submit(count.call(runs));
+                    expected++;
+                }
+                assertEquals(expected, last.get(10, TimeUnit.SECONDS), "round " + round);
+            }
+            assertEquals(expected, runs.get());
+        }
     }
 
     /** Dispatches a task's execution straight to a worker, as a pool or a dedicated call does. */
