@@ -58,8 +58,8 @@ def args_class(tps):
     return L
 
 
-def call_overloads(tps, returns, factory, task_arg_doc, runs_doc):
-    """One `call` per choice of value or task-arg for each position."""
+def call_overloads(tps, returns, factory, task_arg_doc, runs_doc, values_factory=None):
+    """One `call` per choice of value or task-arg for each position; `values_factory`, if given, makes the call of values only."""
     L = []
     for combo in itertools.product([False, True], repeat=len(tps)):
         params, docs, args = [], [], []
@@ -83,7 +83,8 @@ def call_overloads(tps, returns, factory, task_arg_doc, runs_doc):
             L.append("     * @throws NullPointerException if a task-arg is {@code null}")
         L += ["     */",
               "    public %s call(%s) {" % (returns, ", ".join(params)),
-              "        return %s;" % (factory % (", ".join(args) or "Definition.NO_ARGS")),
+              "        return %s;" % ((values_factory if values_factory and tps and not any(combo) else factory)
+                                       % (", ".join(args) or "Definition.NO_ARGS")),
               "    }",
               ""]
     return L
@@ -183,7 +184,8 @@ def value_moroutine(n):
               "        return body.apply(%s);" % ", ".join(casts(tps)),
               "    }",
               ""]
-    L += call_overloads(tps, "Task<R>", "definition.call(%s)", "as a task-arg resolved on the worker", "joined, submitted or run")
+    L += call_overloads(tps, "Task<R>", "definition.call(%s)", "as a task-arg resolved on the worker", "joined, submitted or run",
+                        "definition.callValues(%s)")
     if n > 0:
         L += args_method(tps, ("Use {@link Moroutine#isTask}", "first when the task may come from another moroutine."))
     L += tail(n)
