@@ -122,8 +122,9 @@ public abstract class Invocation {
     }
 
     /**
-     * Whether an argument (not counting a task-arg's) is a {@link Signal}. Looks each time: a run asks
-     * once, on its worker, which reads the arguments next anyway.
+     * Whether an argument (not counting a task-arg's) is a {@link Signal}. Looks each time: a run in
+     * this process asks once, on its worker, which reads the arguments next anyway (a backend that
+     * sends the task elsewhere asks on the caller, which encodes the arguments anyway).
      *
      * @return whether the task takes a signal
      */

@@ -9,8 +9,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * which the worker reads for every task, or the pool fields that sit next to a balancer. Each bump
  * then takes the line from the reader's core and each read takes it back, a cross-core miss on both
  * sides per task. So the value is the middle element of an {@link AtomicLongArray} with
- * {@value #PAD} unused elements on each side: with the array's header, at least 64 bytes separate it
- * from any other object, whatever the alignment. Thread-safe; never blocks.
+ * {@value #PAD} unused elements on each side (56 bytes, and the array's header before them): no other
+ * object shares the value's 64-byte line, whatever the alignment (a CPU that prefetches lines in
+ * 128-byte pairs may still pair it with a neighbour's). Thread-safe; never blocks.
  */
 public final class PaddedCounter {
 
