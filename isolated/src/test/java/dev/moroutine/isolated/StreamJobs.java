@@ -69,6 +69,9 @@ public final class StreamJobs {
         }
     });
 
+    /** Emits the length of its text: a streaming task whose argument may be as large as a task's may be. */
+    public static final StreamMo1<String, Integer> lengthOf = emitting((String text, Emitter<Integer> out) -> out.emit(text.length()));
+
     /** Emits n items, then fails. */
     public static final StreamMo2<Integer, String, Integer> failAfter = emitting((Integer n, String message,
             Emitter<Integer> out) -> {

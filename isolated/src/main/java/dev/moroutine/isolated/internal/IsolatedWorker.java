@@ -252,7 +252,8 @@ public final class IsolatedWorker implements Worker {
         execution.sentTo(this);
         Invocation invocation = execution.invocation();
         byte[] request = backend.codec().encodeInvocation(invocation, name);
-        int most = SharedFile.RING_CAPACITY / 8 - Long.BYTES; // Agrona's largest message, less the sequence number
+        // Agrona's largest message, less the header: the sequence number, and a stream's high-water mark
+        int most = SharedFile.RING_CAPACITY / 8 - Long.BYTES - (Codec.streams(invocation) ? Integer.BYTES : 0);
         if (request.length > most) {
             throw new IllegalArgumentException("the arguments of " + invocation + " take " + request.length + " bytes encoded,"
                     + " more than the " + most + " that isolated worker " + name + " takes in one task; pass large data"
