@@ -65,10 +65,11 @@ import java.util.function.BooleanSupplier;
  * mark, always has room, and the pump never waits on it. The next pull leaves at the count
  * {@link PullPacing} gives: a consumer that takes a whole window within a round trip is answered a
  * window per pull, once it has taken everything; a slower one is pulled for while it still has a round
- * trip's worth of items. The take that reaches the count sends it, on the consumer's thread, and wakes
- * the pump, which then waits for its answer ({@link PullHandOff}: so no wake of the pump lies between the
- * consumer's last take and the pull's departure; the pump sends it itself if the count was reached
- * before it looked). A consumer's close wakes a waiting pump before it
+ * trip's worth of items. A pull at the count of all the items received is sent by the take that
+ * reaches it, on the consumer's thread, which then wakes the pump to wait for its answer
+ * ({@link PullHandOff}: so no wake of the pump lies between the consumer's last take and the pull's
+ * departure); an earlier pull, or one whose count was reached before the pump looked, the pump
+ * sends. A consumer's close wakes a waiting pump before it
  * settles the task, so the pump looks at its pipe too: a closed pipe, it cancels the task on the member.
  * Whatever else settles a stream (a stop, its member leaving, the caller's instance shutting down) wakes
  * its pump ({@link #settle}: the pump announces itself in the task's {@code pump} before it first looks
@@ -462,8 +463,9 @@ public final class ClusterWorker implements Worker {
                 if (Thread.interrupted()) {
                     throw new InterruptedException(name + " was stopped");
                 }
-                // sent by the take that reaches the count, on the consumer's thread (or by this pump, if taken already)
-                PullHandOff.Sent pull = pulls.next(pacing.pullAt(received), wanted);
+                // sent by the take that reaches the count if that take leaves nothing (else, or if taken already, by this pump)
+                long pullAt = pacing.pullAt(received);
+                PullHandOff.Sent pull = pulls.next(pullAt, pullAt >= received, wanted);
                 if (pull == null) {
                     continue; // closed or settled meanwhile: see above
                 }

@@ -16,21 +16,28 @@ import java.util.function.LongFunction;
  * pump, once scheduled, sent it. On a busy machine that wake sat on every batch's round trip (the
  * consumer, having taken everything, waited for it too). Now the take sends the pull itself, as
  * Hazelcast's own callers send their next callable from the thread that read the last answer, and
- * then wakes the pump, which has the whole round trip to come and wait for the answer. Sending
- * never blocks the take for long: it encodes a small envelope and hands it to Hazelcast (which
- * waits for the answer instead once in a hundred quick sends, its own backpressure).
+ * then wakes the pump, which has the whole round trip to come and wait for the answer. The take
+ * sends only a pull that leaves the consumer nothing more to take (the pump's count is all it has
+ * received): sending encodes a small envelope and hands it to Hazelcast, which once in a hundred
+ * quick sends waits for the answer instead (its own backpressure), and a consumer that still has
+ * items must not wait for that; the pump sends the earlier pulls of a slower consumer, whose items
+ * last longer than the wake.
  *
  * <h2>Exactly one sender per pull</h2>
  * Pulls are numbered (generations, from 1). For pull {@code g} the pump arms the pipe
  * ({@link Pipe#wakeOnConsumption(long, Runnable)}): the take that reaches the count, or the
  * pipe's end, or a close, runs the waker once, on its own thread. Whoever sends pull {@code g}
  * first claims it by one CAS of {@code claimed} from {@code g - 1} to {@code g}: the waker if the
- * count is reached when it runs, or the pump if it finds the count reached when it looks (a take
+ * count is reached when it runs (and the take may send it), or the pump if it finds the count
+ * reached when it looks (a take
  * before the arming, or a waker run by another thread's close). So a waker that runs late, after
  * the pump moved on to a later pull, fails its CAS and sends nothing. The sender publishes what
  * it sent ({@code sent}, volatile) and only then wakes the pump; the pump returns it once it sees
  * its generation there, and parks until then, looking each time whether the stream is still
- * wanted (a close or a settle wakes it too).
+ * wanted (a close or a settle wakes it too). It arms the pipe afresh before each look: a take of
+ * an earlier pull that found the pipe armed may spend a later arming (the pipe's one waiting state
+ * is taken by a CAS, which cannot tell two armings apart) and run this pull's waker too early, with
+ * the count not reached; re-armed, the take that reaches it still wakes the pump.
  */
 final class PullHandOff {
 
@@ -67,21 +74,24 @@ final class PullHandOff {
 
     /**
      * The next pull, sent once the consumer has taken {@code pullAt} items in all: by that take, or
-     * by the pump now if it has taken them already. Parks the pump until then.
+     * by the pump (now, if they are taken already). Parks the pump until then.
      *
      * @param pullAt the consumed count at which the pull leaves
+     * @param takeSends whether the take that reaches the count sends the pull (it leaves the consumer
+     *     nothing to take), rather than only waking the pump to send it
      * @param wanted whether the stream still wants its items (not closed, not settled); false ends the wait
      * @return the pull, or null if {@code wanted} said no first (a pull may still have left: its answer is dropped)
      */
-    Sent next(long pullAt, BooleanSupplier wanted) {
+    Sent next(long pullAt, boolean takeSends, BooleanSupplier wanted) {
         long g = ++generation;
-        pipe.wakeOnConsumption(pullAt, () -> {
-            if (pipe.consumedCount() >= pullAt) {
+        Runnable waker = () -> {
+            if (takeSends && pipe.consumedCount() >= pullAt) {
                 claimAndSend(g);
             }
             LockSupport.unpark(pump);
-        });
+        };
         for (;;) {
+            pipe.wakeOnConsumption(pullAt, waker); // afresh before each look: see the class comment
             Sent s = sent;
             if (s != null && s.generation() == g) {
                 return s;

@@ -60,14 +60,14 @@ class PullHandOffTest {
      * (so the take that reaches the count comes after the pump has armed the pipe).
      */
     private static FutureTask<PullHandOff.Sent> parkedPump(Pipe<Object> pipe, LongFunction<Future<byte[]>> send, long pullAt,
-            BooleanSupplier wanted) {
+            boolean takeSends, BooleanSupplier wanted) {
         AtomicReference<PullHandOff> made = new AtomicReference<>();
         AtomicReference<Thread> thread = new AtomicReference<>();
         FutureTask<PullHandOff.Sent> pulled = pump(() -> {
             PullHandOff pulls = new PullHandOff(pipe, send);
             thread.set(Thread.currentThread());
             made.set(pulls);
-            return pulls.next(pullAt, wanted);
+            return pulls.next(pullAt, takeSends, wanted);
         });
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (made.get() == null || LockSupport.getBlocker(thread.get()) != made.get()) {
@@ -94,7 +94,7 @@ class PullHandOffTest {
             assertEquals(i, pipe.next());
         }
         Sends sends = new Sends();
-        FutureTask<PullHandOff.Sent> pulled = parkedPump(pipe, sends, 8, () -> true);
+        FutureTask<PullHandOff.Sent> pulled = parkedPump(pipe, sends, 8, true, () -> true);
         assertEquals(0, sends.size(), "no pull before the count is reached");
         assertEquals(7, pipe.next()); // the eighth take: it sends the pull, here
         PullHandOff.Sent sent = pulled.get(30, TimeUnit.SECONDS);
@@ -106,13 +106,28 @@ class PullHandOffTest {
     }
 
     @Test
+    void aTakeThatLeavesItemsWakesThePumpToSendThePull() throws Exception {
+        Pipe<Object> pipe = filled(8);
+        pipe.next();
+        Sends sends = new Sends();
+        FutureTask<PullHandOff.Sent> pulled = parkedPump(pipe, sends, 4, false, () -> true);
+        for (int i = 1; i < 4; i++) {
+            assertEquals(i, pipe.next()); // the fourth take reaches the count, with four items still to take
+        }
+        PullHandOff.Sent sent = pulled.get(30, TimeUnit.SECONDS);
+        assertEquals(1, sends.size());
+        assertEquals("test-pump", sends.threads.get(0).getName(), "a consumer that has items does not send");
+        assertTrue(sent.consumed() >= 4);
+    }
+
+    @Test
     void aCountReachedBeforeThePumpLooksIsSentByThePump() throws Exception {
         Pipe<Object> pipe = filled(4);
         for (int i = 0; i < 4; i++) {
             pipe.next();
         }
         Sends sends = new Sends();
-        FutureTask<PullHandOff.Sent> pulled = pump(() -> new PullHandOff(pipe, sends).next(4, () -> true));
+        FutureTask<PullHandOff.Sent> pulled = pump(() -> new PullHandOff(pipe, sends).next(4, true, () -> true));
         PullHandOff.Sent sent = pulled.get(30, TimeUnit.SECONDS);
         assertEquals(List.of(4L), sends.counts);
         assertEquals("test-pump", sends.threads.get(0).getName());
@@ -126,7 +141,7 @@ class PullHandOffTest {
         IllegalStateException gone = new IllegalStateException("the instance is shut down");
         FutureTask<PullHandOff.Sent> pulled = parkedPump(pipe, consumed -> {
             throw gone;
-        }, 2, () -> true);
+        }, 2, true, () -> true);
         assertEquals(1, pipe.next(), "the take that sends gets its item");
         PullHandOff.Sent sent = pulled.get(30, TimeUnit.SECONDS);
         assertSame(gone, sent.refused());
@@ -138,7 +153,7 @@ class PullHandOffTest {
         Pipe<Object> pipe = filled(4);
         pipe.next();
         Sends sends = new Sends();
-        FutureTask<PullHandOff.Sent> pulled = parkedPump(pipe, sends, 4, () -> !pipe.cancelled());
+        FutureTask<PullHandOff.Sent> pulled = parkedPump(pipe, sends, 4, true, () -> !pipe.cancelled());
         pipe.cancel();
         assertNull(pulled.get(30, TimeUnit.SECONDS), "the pump is told the stream is not wanted");
         assertEquals(0, sends.size());
@@ -169,7 +184,7 @@ class PullHandOffTest {
                 while (received < total) {
                     long untaken = received - pipe.consumedCount();
                     long pullAt = received - pumpRandom.nextLong(Math.min(untaken, highWaterMark / 2) + 1);
-                    PullHandOff.Sent sent = pulls.next(pullAt, () -> true);
+                    PullHandOff.Sent sent = pulls.next(pullAt, pullAt >= received, () -> true);
                     generations++;
                     assertEquals(generations, sent.generation());
                     assertTrue(sent.consumed() >= pullAt, "pull " + generations + " left at " + sent.consumed() + " < " + pullAt);
