@@ -34,10 +34,12 @@ import java.util.function.LongFunction;
  * the pump moved on to a later pull, fails its CAS and sends nothing. The sender publishes what
  * it sent ({@code sent}, volatile) and only then wakes the pump; the pump returns it once it sees
  * its generation there, and parks until then, looking each time whether the stream is still
- * wanted (a close or a settle wakes it too). It arms the pipe afresh before each look: a take of
- * an earlier pull that found the pipe armed may spend a later arming (the pipe's one waiting state
- * is taken by a CAS, which cannot tell two armings apart) and run this pull's waker too early, with
- * the count not reached; re-armed, the take that reaches it still wakes the pump.
+ * wanted (a close or a settle wakes it too). It arms the pipe afresh before each park, and looks
+ * once more after arming: a take of an earlier pull that found the pipe armed may spend a later
+ * arming (the pipe's one waiting state is taken by a CAS, which cannot tell two armings apart) and
+ * run this pull's waker too early, with the count not reached; re-armed, the take that reaches it
+ * still wakes the pump. It does not arm when it need not park: an arming left behind costs a
+ * needless wake of the pump at a later take.
  */
 final class PullHandOff {
 
@@ -90,8 +92,7 @@ final class PullHandOff {
             }
             LockSupport.unpark(pump);
         };
-        for (;;) {
-            pipe.wakeOnConsumption(pullAt, waker); // afresh before each look: see the class comment
+        for (boolean armed = false; ; ) {
             Sent s = sent;
             if (s != null && s.generation() == g) {
                 return s;
@@ -103,6 +104,12 @@ final class PullHandOff {
             if (!wanted.getAsBoolean()) {
                 return null;
             }
+            if (!armed) { // afresh before each park (see the class comment), then look again: one sees the other
+                pipe.wakeOnConsumption(pullAt, waker);
+                armed = true;
+                continue;
+            }
+            armed = false;
             LockSupport.park(this); // until the sender has published, or a close, a settle or the pipe's end
         }
     }
