@@ -11,6 +11,7 @@ import dev.moroutine.WorkerHandle;
 import dev.moroutine.stream.LiveStream;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -64,6 +65,27 @@ class StreamBatchingTest {
         try (Pool pool = Members.pool(two.get(0), 100);
                 LiveStream<Integer> items = pool.run(Moroutine.assign(Members.remote(pool), Jobs.counted.call("hwm-100")))) {
             readCounted(items.iterator(), "hwm-100", 5_000, 100);
+        }
+    }
+
+    /**
+     * The take that reaches a pull's count sends the pull from the consumer's thread: from a virtual
+     * thread too (which may park in Hazelcast's send), with every item once, in order, and the lead kept.
+     */
+    @Test
+    void aConsumerOnAVirtualThreadSendsItsPullsAndKeepsTheLead() throws Exception {
+        try (Pool pool = Members.pool(two.get(0), 64)) {
+            WorkerHandle remote = Members.remote(pool);
+            CompletableFuture<Void> read = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                try (LiveStream<Integer> items = pool.run(Moroutine.assign(remote, Jobs.counted.call("virtual-64")))) {
+                    readCounted(items.iterator(), "virtual-64", 5_000, 64);
+                    read.complete(null);
+                } catch (Throwable failed) {
+                    read.completeExceptionally(failed);
+                }
+            });
+            read.get(60, TimeUnit.SECONDS);
         }
     }
 

@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * A pool worker that is a cluster member: its tasks run on the member's worker thread for this pool
@@ -61,10 +62,14 @@ import java.util.concurrent.locks.LockSupport;
  * its items in batches ({@link Envelope#PULL}, one pull at a time) and emits each batch into the caller's
  * pipe as one run ({@link Pipe#emitRun}). Each pull carries the count the caller's consumer has taken, which the member's producer
  * counts its lead against (see {@link StreamServer}): so the caller's pipe, of the same high-water
- * mark, always has room, and the pump never waits on it. Between pulls it waits, woken once by the
- * take that reaches the count {@link PullPacing} gives: a consumer that takes a whole window within a
- * round trip is answered a window per pull, once it has taken everything; a slower one is pulled for
- * while it still has a round trip's worth of items. A consumer's close wakes a waiting pump before it
+ * mark, always has room, and the pump never waits on it. The next pull leaves at the count
+ * {@link PullPacing} gives: a consumer that takes a whole window within a round trip is answered a
+ * window per pull, once it has taken everything; a slower one is pulled for while it still has a round
+ * trip's worth of items. A pull at the count of all the items received is sent by the take that
+ * reaches it, on the consumer's thread, which then wakes the pump to wait for its answer
+ * ({@link PullHandOff}: so no wake of the pump lies between the consumer's last take and the pull's
+ * departure); an earlier pull, or one whose count was reached before the pump looked, the pump
+ * sends. A consumer's close wakes a waiting pump before it
  * settles the task, so the pump looks at its pipe too: a closed pipe, it cancels the task on the member.
  * Whatever else settles a stream (a stop, its member leaving, the caller's instance shutting down) wakes
  * its pump ({@link #settle}: the pump announces itself in the task's {@code pump} before it first looks
@@ -431,7 +436,7 @@ public final class ClusterWorker implements Worker {
 
     /**
      * On its own thread: pulls the stream's items from the member into the caller's pipe. A platform
-     * thread, not a virtual one: it is woken twice a batch (the answer, the consumer's takes), and each
+     * thread, not a virtual one: it is woken twice a batch (the pull sent, its answer), and each
      * wake of a virtual thread also wakes a carrier of the virtual-thread scheduler, which then spins
      * for more work; on 2 cores those carriers took more CPU than any other thread of the stream.
      */
@@ -439,8 +444,10 @@ public final class ClusterWorker implements Worker {
     private void pump(Pending pending) {
         Pipe<Object> pipe = (Pipe<Object>) pending.execution.output().open(this);
         PullPacing pacing = new PullPacing(pipe.highWaterMark());
-        Thread pumpThread = Thread.currentThread();
-        pending.pump = pumpThread; // before the first look at inFlight: see settle
+        pending.pump = Thread.currentThread(); // before the first look at inFlight: see settle
+        PullHandOff pulls = new PullHandOff(pipe, consumed -> backend.control().submitToMember(
+                new Envelope(Envelope.PULL, backend.poolId(), pending.seq, consumed, null, null), member));
+        BooleanSupplier wanted = () -> inFlight.containsKey(pending.seq) && !pipe.cancelled();
         long received = 0;
         try {
             for (;;) {
@@ -453,21 +460,22 @@ public final class ClusterWorker implements Worker {
                     cancelled(pending);
                     return;
                 }
-                long consumed = pipe.consumedCount();
-                long pullAt = pacing.pullAt(received);
-                if (consumed < pullAt) {
-                    // woken once, by the take that reaches the count (or the pipe's end); then look again: one sees the other
-                    pipe.wakeOnConsumption(pullAt, () -> LockSupport.unpark(pumpThread));
-                    if (pipe.consumedCount() < pullAt && !pipe.cancelled() && inFlight.containsKey(pending.seq)) {
-                        LockSupport.park(this);
-                    }
-                    continue;
+                if (Thread.interrupted()) {
+                    throw new InterruptedException(name + " was stopped");
                 }
-                pacing.pulling(System.nanoTime(), consumed);
+                // sent by the take that reaches the count if that take leaves nothing (else, or if taken already, by this pump)
+                long pullAt = pacing.pullAt(received);
+                PullHandOff.Sent pull = pulls.next(pullAt, pullAt >= received, wanted);
+                if (pull == null) {
+                    continue; // closed or settled meanwhile: see above
+                }
+                pacing.pulling(pull.sentAt(), pull.consumed());
+                if (pull.refused() != null) {
+                    throw pull.refused();
+                }
                 byte[] reply;
                 try {
-                    reply = backend.control().submitToMember(new Envelope(Envelope.PULL, backend.poolId(), pending.seq, consumed,
-                            null, null), member).get();
+                    reply = pull.answer().get();
                 } catch (ExecutionException failed) {
                     failed(pending, failed.getCause() != null ? failed.getCause() : failed);
                     return;
