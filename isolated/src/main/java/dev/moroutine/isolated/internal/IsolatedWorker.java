@@ -15,6 +15,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -37,8 +38,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  *
  * <h2>Threads</h2>
  * A dispatching thread encodes the task ({@link Codec}: an argument that cannot cross fails the
- * call there), counts it in {@code admitted} and offers it to the {@code outbox}, a lock-free
- * multi-producer queue. One platform daemon thread per worker, the <em>pump</em>, owns everything
+ * call there), counts it in {@code admitted} and writes it into the request ring itself (see
+ * "Direct sends") or offers it to the {@code outbox}, a lock-free multi-producer queue. One platform
+ * daemon thread per worker, the <em>pump</em>, owns everything
  * else: it moves tasks from the outbox into the request ring, reads the reply ring and completes the
  * executions (so dependent stages without {@code Async} run on it), starts and replaces the JVM,
  * and stops it. With nothing to do it spins briefly, then sleeps in a {@link Selector} on the
@@ -50,6 +52,29 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * sleeps then too, having set {@code roomWanted} in the shared file, so the child rings once it has
  * emptied half the ring; that hand-shake may lose a ring (see {@link SharedFile}), so the pump
  * sleeps for at most {@link #FULL_RING_WAIT_MILLIS}.
+ *
+ * <h2>Direct sends</h2>
+ * A task that needs nothing of the pump before its answer (a value task with no timeout, no signal
+ * and no stream argument: the common case) is written into the request ring by the dispatching
+ * thread itself, which rings the child's doorbell if it sleeps, so the pump is not woken to send it:
+ * it wakes for the answer. The request ring has one writer at a time: whoever holds the
+ * {@code writing} flag (a CAS from 0 to 1, released by a volatile write of 0), the pump for
+ * everything it writes, or such a dispatch. A dispatch that does not get the flag at once, or finds
+ * a task of the pump's waiting to be sent (in the outbox or put back: its own earlier one may be
+ * there, and it must not overtake it), the JVM at its task limit, or the ring full, offers to the
+ * outbox as any other task; it never waits. The writer gives each task its sequence number and
+ * queues it in {@code sent} before committing it, so {@code sent} is in the ring's order and holds a
+ * task before its answer can be read; the pump moves {@code sent} into {@code inFlight} before it
+ * reads anything about a task (and at each pass), and from then on the task is the pump's as if it
+ * had sent it. A cancellation the pump looked at before the task reached {@code inFlight} is looked
+ * at again when it does.
+ *
+ * <p>A dispatch writes only to the JVM in {@code direct}, the gate, which the pump opens once a JVM
+ * is ready and fresh, and shuts, holding the flag, before it settles a dead JVM's tasks, hands over
+ * to a successor, stops, or unmaps a file: after that no dispatch writes to that JVM, and
+ * {@code sent} holds every task written to it. A dispatch reads the gate after taking the flag, so
+ * it sees what the pump wrote before it opened the gate ({@code retry}, the task limit). The
+ * pump's {@link #running()} and idle clock learn of a direct task when it reaches {@code inFlight}.
  *
  * <h2>In flight</h2>
  * The child runs its tasks one at a time, in the order of the ring, and replies to each exactly once,
@@ -118,12 +143,14 @@ public final class IsolatedWorker implements Worker {
 
     private static final VarHandle ADMITTED;
     private static final VarHandle PARKED;
+    private static final VarHandle WRITING;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             ADMITTED = lookup.findVarHandle(IsolatedWorker.class, "admitted", long.class);
             PARKED = lookup.findVarHandle(IsolatedWorker.class, "parked", int.class);
+            WRITING = lookup.findVarHandle(IsolatedWorker.class, "writing", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -138,6 +165,8 @@ public final class IsolatedWorker implements Worker {
     private final MpscUnboundedAtomicArrayQueue<Entry> cancelled = new MpscUnboundedAtomicArrayQueue<>(16);
     /** Tasks one of whose signal arguments has fired, or which were sent with such arguments: the pump tells the child. */
     private final MpscUnboundedAtomicArrayQueue<Entry> signalled = new MpscUnboundedAtomicArrayQueue<>(16);
+    /** Tasks written to the request ring, in the ring's order, that the pump has not yet put in {@code inFlight}. */
+    private final MpscUnboundedAtomicArrayQueue<Entry> sent = new MpscUnboundedAtomicArrayQueue<>(64);
     private final SpinBudget idleSpin = new SpinBudget(IDLE_SPIN_NANOS);
     private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -158,6 +187,10 @@ public final class IsolatedWorker implements Worker {
     /** A timer fired; the pump looks. */
     private volatile boolean overtime;
     private volatile Execution<?> running;
+    /** 1 while a thread writes the request ring: the pump, or a dispatch that writes its task itself (see "Direct sends"). */
+    private volatile int writing;
+    /** The JVM whose request ring a dispatch may write itself, or null: the gate of "Direct sends"; written by the pump. */
+    private volatile ChildProcess direct;
 
     // Owned by the pump.
     private final ArrayDeque<Entry> retry = new ArrayDeque<>();
@@ -175,8 +208,8 @@ public final class IsolatedWorker implements Worker {
     private long successorLaunched;
     /** The successor's socket ended (seen while idle): it died before taking over. */
     private boolean successorEnded;
-    /** Tasks sent to {@code child}; it gets none beyond {@code taskLimit}. */
-    private long sentToChild;
+    /** Tasks sent to {@code child}; it gets none beyond {@code taskLimit}. Written under {@code writing}, or with the gate shut. */
+    private volatile long sentToChild;
     private long taskLimit = Long.MAX_VALUE;
     /** When {@code child} last became idle after running tasks ({@link System#nanoTime()}); 0 if busy or fresh. */
     private long idleSince;
@@ -184,6 +217,7 @@ public final class IsolatedWorker implements Worker {
     /** The read position of {@code child}'s request ring when a write last found it full; -1 once the child read on. */
     private long fullAt = -1;
     private boolean stopSent;
+    /** Written under {@code writing}. */
     private long nextSeq;
 
     /** A task on its way: admitted, then sent, then answered, failed or cancelled. */
@@ -267,7 +301,8 @@ public final class IsolatedWorker implements Worker {
         }
         execution.admitted();
         Entry entry = new Entry(execution, request, timeoutNanos(invocation), output(execution));
-        if (invocation.takesSignal()) {
+        boolean signals = invocation.takesSignal();
+        if (signals) {
             watchSignals(entry);
         }
         execution.whenComplete((ignored, failure) -> {
@@ -276,8 +311,113 @@ public final class IsolatedWorker implements Worker {
                 wake();
             }
         });
-        outbox.offer(entry);
-        wake();
+        boolean alone = entry.output == null && entry.timeoutNanos < 0 && !signals && !invocation.takesStream();
+        if (!alone || !sendDirect(entry)) {
+            outbox.offer(entry);
+            wake();
+        }
+    }
+
+    /**
+     * Writes a task that needs nothing of the pump until its answer into the request ring on the
+     * dispatching thread, if the gate is open and no task of the pump's waits to be sent before it
+     * (see "Direct sends").
+     *
+     * @return {@code false} if the pump must send it
+     */
+    private boolean sendDirect(Entry entry) {
+        if (direct == null || !WRITING.compareAndSet(this, 0, 1)) {
+            return false;
+        }
+        boolean ring;
+        SocketChannel bell;
+        try {
+            ChildProcess target = direct; // read again: the pump shuts the gate holding the writing flag
+            if (target == null || !retry.isEmpty() || !outbox.isEmpty() || sentToChild >= taskLimit || !writeRun(target, entry)) {
+                return false;
+            }
+            ring = target.shared().mustRing(SharedFile.Side.CHILD); // reads the mapped file: before the gate may shut
+            bell = target.socket();
+        } finally {
+            writing = 0;
+        }
+        if (ring) {
+            Doorbell.ring(bell); // false if the JVM is dying: its socket's end wakes the pump, which sees to it
+        }
+        return true;
+    }
+
+    /**
+     * Writes a task's {@link Child#RUN} or {@link Child#RUN_STREAM} message, holding the writing
+     * flag, and queues it in {@code sent} before committing it: the pump knows of it before its
+     * answer can come.
+     *
+     * @return {@code false} if the ring is full
+     */
+    private boolean writeRun(ChildProcess target, Entry entry) {
+        RingBuffer requests = target.shared().requests();
+        int header = entry.output == null ? Long.BYTES : Long.BYTES + Integer.BYTES;
+        int at = requests.tryClaim(entry.output == null ? Child.RUN : Child.RUN_STREAM, header + entry.request.length);
+        if (at < 0) {
+            return false;
+        }
+        entry.seq = ++nextSeq;
+        entry.sentTo = target;
+        entry.credited = 0;
+        entry.firedSent = 0;
+        MutableDirectBuffer buffer = requests.buffer();
+        buffer.putLong(at, entry.seq);
+        if (entry.output != null) {
+            buffer.putInt(at + Long.BYTES, entry.output.highWaterMark());
+        }
+        buffer.putBytes(at + header, entry.request);
+        sent.offer(entry);
+        requests.commit(at);
+        sentToChild = sentToChild + 1; // the writing flag's holder is the only writer
+        return true;
+    }
+
+    /**
+     * The pump's: moves the tasks written since it last looked into {@code inFlight}, in the ring's
+     * order; the one that is now current starts.
+     */
+    private void collectSent() {
+        for (Entry entry; (entry = sent.poll()) != null; ) {
+            idleSince = 0;
+            inFlight.addLast(entry);
+            if (current() == entry) { // the JVM was idle, or only finished streams' items are on their way
+                started(entry);
+            }
+            if (entry.signals != null) {
+                signalled.offer(entry); // a signal may have fired since it was encoded
+            }
+            if (entry.execution.isCancelled()) {
+                cancelled.offer(entry); // sendCancels() skipped it if it looked before it was here
+            }
+        }
+    }
+
+    /** The pump's: no dispatch writes the request ring from now on, until {@link #openGate()}. */
+    private void shutGate() {
+        if (direct == null) {
+            return;
+        }
+        for (int spins = 1; !WRITING.compareAndSet(this, 0, 1); spins++) {
+            if ((spins & 63) == 0) {
+                Thread.yield(); // a dispatch holds it for one write; it may have lost its core
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        direct = null;
+        writing = 0;
+    }
+
+    /** The pump's, once {@code child} is ready and fresh: dispatches may write its request ring. */
+    private void openGate() {
+        if (lifecycle == OPEN) {
+            direct = child;
+        }
     }
 
     /**
@@ -433,6 +573,7 @@ public final class IsolatedWorker implements Worker {
         try {
             child = startJvm();
             fresh();
+            openGate();
             ready.complete(null);
             work();
         } catch (StartFailure failure) {
@@ -450,6 +591,7 @@ public final class IsolatedWorker implements Worker {
             ready.completeExceptionally(unexpected);
             abandonAll();
         } finally {
+            shutGate();
             if (child != null) {
                 child.kill(stopReason);
                 child.close();
@@ -544,6 +686,7 @@ public final class IsolatedWorker implements Worker {
     /** Runs until the worker stops. */
     private void work() throws IOException {
         for (;;) {
+            collectSent();
             boolean busy = child.shared().replies().read(this::onReply, REPLY_BATCH) > 0;
             if (overtime) {
                 overtime = false;
@@ -567,16 +710,24 @@ public final class IsolatedWorker implements Worker {
                 terminate();
                 return;
             }
-            busy |= send();
-            busy |= retire();
-            busy |= sendCancels();
-            busy |= sendSignals();
-            busy |= sendCredit();
-            busy |= sendFeeds();
-            if (lifecycle == DRAINING && !stopSent && settled == admitted) {
-                stopSent = write(Child.STOP, 0);
-                busy = true;
+            if (WRITING.compareAndSet(this, 0, 1)) {
+                try {
+                    busy |= send();
+                    busy |= sendCancels();
+                    busy |= sendSignals();
+                    busy |= sendCredit();
+                    busy |= sendFeeds();
+                    if (lifecycle == DRAINING && !stopSent && settled == admitted) {
+                        stopSent = write(Child.STOP, 0);
+                        busy = true;
+                    }
+                } finally {
+                    writing = 0;
+                }
+            } else {
+                busy = true; // a dispatch writes its task: the pump writes on its next pass
             }
+            busy |= retire();
             if (!busy) {
                 idle();
             }
@@ -668,45 +819,24 @@ public final class IsolatedWorker implements Worker {
 
     /** Moves tasks from the outbox (after those put back) into the request ring while it has room. */
     private boolean send() {
-        boolean sent = false;
-        RingBuffer requests = child.shared().requests();
+        boolean wrote = false;
         for (Entry entry; sentToChild < taskLimit && (entry = retry.isEmpty() ? outbox.poll() : retry.pollFirst()) != null; ) {
             if (entry.execution.isDone()) { // cancelled, or failed from outside, before it was sent
                 settle(entry);
                 continue;
             }
-            int header = entry.output == null ? Long.BYTES : Long.BYTES + Integer.BYTES;
-            int at = claim(requests, entry.output == null ? Child.RUN : Child.RUN_STREAM, header + entry.request.length);
-            if (at < 0) {
+            if (!writeRun(child, entry)) {
+                fullAt = child.shared().requests().consumerPosition(); // see claim()
                 retry.addFirst(entry); // the ring is full: the child is busy; replies make room
                 break;
             }
-            entry.seq = ++nextSeq;
-            entry.sentTo = child;
-            entry.credited = 0;
-            entry.firedSent = 0;
-            MutableDirectBuffer buffer = requests.buffer();
-            buffer.putLong(at, entry.seq);
-            if (entry.output != null) {
-                buffer.putInt(at + Long.BYTES, entry.output.highWaterMark());
-            }
-            buffer.putBytes(at + header, entry.request);
-            requests.commit(at);
-            sentToChild++;
-            idleSince = 0;
-            inFlight.addLast(entry);
-            if (current() == entry) { // the JVM was idle, or only finished streams' items are on their way
-                started(entry);
-            }
-            if (entry.signals != null) {
-                signalled.offer(entry); // a signal may have fired since it was encoded
-            }
-            sent = true;
+            wrote = true;
         }
-        if (sent && child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
+        collectSent();
+        if (wrote && child.shared().mustRing(SharedFile.Side.CHILD) && !Doorbell.ring(child.socket())) {
             socketEnded = true; // the JVM is dying: the loop sees to it
         }
-        return sent;
+        return wrote;
     }
 
     private boolean idleExpired() {
@@ -754,11 +884,18 @@ public final class IsolatedWorker implements Worker {
             successorLost("died after it was ready, before it took over");
             return true;
         }
-        if (!inFlight.isEmpty()) {
+        if (!inFlight.isEmpty() || !sent.isEmpty()) {
             return false; // the retiring JVM finishes the tasks it was sent
+        }
+        shutGate(); // no dispatch writes to the retiring JVM from now on
+        collectSent();
+        if (!inFlight.isEmpty()) {
+            openGate();
+            return false; // one did, just before
         }
         if (!alive(successor)) { // its end may not have woken the pump yet: the queue must not go to a dead JVM
             successorLost("died after it was ready, before it took over");
+            openGate();
             return true;
         }
         ChildProcess retired = child;
@@ -770,6 +907,7 @@ public final class IsolatedWorker implements Worker {
         socketEnded = false;
         stopSent = false;
         fresh();
+        openGate();
         Thread.ofVirtual().name(name + "-retired").start(() -> {
             retired.awaitExit(RETIRE_GRACE); // it closes its task-arg values, then exits; killed if it lingers
             retired.close();
@@ -1192,6 +1330,7 @@ public final class IsolatedWorker implements Worker {
 
     /** The task in flight with this sequence number, or null. */
     private Entry inFlight(long seq) {
+        collectSent(); // its dispatch may have written it since the pump last looked
         for (Entry entry : inFlight) {
             if (entry.seq == seq) {
                 return entry;
@@ -1212,6 +1351,7 @@ public final class IsolatedWorker implements Worker {
 
     /** After an answer or the end of a run: the current task starts, if there is one. */
     private void advance() {
+        collectSent();
         Entry next = current();
         if (next != null) {
             started(next);
@@ -1263,6 +1403,8 @@ public final class IsolatedWorker implements Worker {
      */
     private boolean replaceJvm() throws IOException {
         ChildProcess dead = child;
+        shutGate(); // its file is unmapped below
+        collectSent();
         dead.awaitExit(STOP_GRACE);
         while (dead.shared().replies().read(this::onReply) > 0) {
             // replies written before it died: those tasks finished
@@ -1309,6 +1451,7 @@ public final class IsolatedWorker implements Worker {
                 successorEnded = false;
                 child = awaitStarted(next);
                 fresh();
+                openGate();
                 return true;
             } catch (StartFailure failure) { // counts as one more death
                 if (backend.died(failure.getMessage()) != null || lifecycle == STOPPED) {
@@ -1343,6 +1486,8 @@ public final class IsolatedWorker implements Worker {
 
     /** Fails or cancels every task not yet answered, including those still being admitted. */
     private void abandonAll() {
+        shutGate();
+        collectSent();
         for (Entry entry; (entry = inFlight.pollFirst()) != null; ) {
             abandon(entry, " while this task was running in the worker's JVM");
         }

@@ -29,7 +29,7 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *  128 │ childParked (int)                  │  1 while the child's reader sleeps on its doorbell
  *  192 │ roomWanted (int)                   │  1 while the parent's pump sleeps on a full request ring
  *  256 ├────────────────────────────────────┤
- *      │ requests: OneToOneRingBuffer       │  parent's pump ─► child's reader
+ *      │ requests: OneToOneRingBuffer       │  parent (one writer at a time) ─► child's reader
  *      │   RING_CAPACITY + trailer          │
  *      ├────────────────────────────────────┤
  *      │ replies: ManyToOneRingBuffer       │  child's worker thread (and reader) ─► parent's pump
@@ -148,7 +148,10 @@ final class SharedFile implements AutoCloseable {
         return shared;
     }
 
-    /** The parent's requests to the child: one producer (the parent's pump), one consumer (the child's reader). */
+    /**
+     * The parent's requests to the child: one producer at a time (the parent's pump, or a dispatch
+     * that writes its task itself, holding the worker's writing flag), one consumer (the child's reader).
+     */
     RingBuffer requests() {
         return requests;
     }
