@@ -18,10 +18,11 @@ import java.util.function.LongFunction;
  * Hazelcast's own callers send their next callable from the thread that read the last answer, and
  * then wakes the pump, which has the whole round trip to come and wait for the answer. The take
  * sends only a pull that leaves the consumer nothing more to take (the pump's count is all it has
- * received): sending encodes a small envelope and hands it to Hazelcast, which once in a hundred
- * quick sends waits for the answer instead (its own backpressure), and a consumer that still has
- * items must not wait for that; the pump sends the earlier pulls of a slower consumer, whose items
- * last longer than the wake.
+ * received): sending encodes a small envelope and hands it to Hazelcast, which returns at once
+ * unless its invocation backpressure is on ({@code hazelcast.backpressure.enabled}, off by default:
+ * then one send in each sync window waits for its answer), and a consumer that still has items must
+ * not wait for that; the pump sends the earlier pulls of a slower consumer, whose items last longer
+ * than the wake.
  *
  * <h2>Exactly one sender per pull</h2>
  * Pulls are numbered (generations, from 1). For pull {@code g} the pump arms the pipe
@@ -95,6 +96,9 @@ final class PullHandOff {
         for (boolean armed = false; ; ) {
             Sent s = sent;
             if (s != null && s.generation() == g) {
+                // Nobody else writes it before this pump's next pull (a late waker fails its CAS), and the
+                // pipe's waker reaches this object: it must not keep the answer, up to a megabyte, alive.
+                sent = null;
                 return s;
             }
             if (claimed.get() < g && pipe.consumedCount() >= pullAt) {
