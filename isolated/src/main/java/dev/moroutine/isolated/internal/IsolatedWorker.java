@@ -70,7 +70,7 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * at again when it does.
  *
  * <p>A dispatch writes only to the JVM in {@code direct}, the gate, which the pump opens once a JVM
- * is ready and fresh, and shuts, holding the flag, before it settles a dead JVM's tasks, hands over
+ * is ready and fresh (while the worker is open), and shuts, holding the flag, before it settles a dead JVM's tasks, hands over
  * to a successor, stops, or unmaps a file: after that no dispatch writes to that JVM, and
  * {@code sent} holds every task written to it. A dispatch reads the gate after taking the flag, so
  * it sees what the pump wrote before it opened the gate ({@code retry}, the task limit). The

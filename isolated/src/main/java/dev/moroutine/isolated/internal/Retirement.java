@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
  * <h2>The hand-over, in the worker's pump</h2>
  * <pre>
  * current JVM runs ──(its limit of tasks sent, or idle too long after tasks)──► successor launched
- *   the current JVM gets no more tasks; it finishes those it was sent (they stay in order)
+ *   at its limit the current JVM gets no more tasks; idle, it still takes those that come until the
+ *   successor takes over; it finishes those it was sent (they stay in order)
  * successor connected and current JVM has answered all ──► current gets STOP (it closes its
  *   task-arg values and exits; a helper thread reaps it), successor becomes current, gets the queue
  * </pre>
