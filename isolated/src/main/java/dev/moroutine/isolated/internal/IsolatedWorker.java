@@ -286,8 +286,7 @@ public final class IsolatedWorker implements Worker {
         execution.sentTo(this);
         Invocation invocation = execution.invocation();
         byte[] request = backend.codec().encodeInvocation(invocation, name);
-        // Agrona's largest message, less the header: the sequence number, and a stream's high-water mark
-        int most = SharedFile.RING_CAPACITY / 8 - Long.BYTES - (Codec.streams(invocation) ? Integer.BYTES : 0);
+        int most = SharedFile.RING_CAPACITY / 8 - runHeader(Codec.streams(invocation)); // Agrona's largest message
         if (request.length > most) {
             throw new IllegalArgumentException("the arguments of " + invocation + " take " + request.length + " bytes encoded,"
                     + " more than the " + most + " that isolated worker " + name + " takes in one task; pass large data"
@@ -347,6 +346,11 @@ public final class IsolatedWorker implements Worker {
         return true;
     }
 
+    /** The bytes of a RUN message before its arguments: the sequence number, and a stream's high-water mark. */
+    private static int runHeader(boolean streams) {
+        return streams ? Long.BYTES + Integer.BYTES : Long.BYTES;
+    }
+
     /**
      * Writes a task's {@link Child#RUN} or {@link Child#RUN_STREAM} message, holding the writing
      * flag, and queues it in {@code sent} before committing it: the pump knows of it before its
@@ -356,7 +360,7 @@ public final class IsolatedWorker implements Worker {
      */
     private boolean writeRun(ChildProcess target, Entry entry) {
         RingBuffer requests = target.shared().requests();
-        int header = entry.output == null ? Long.BYTES : Long.BYTES + Integer.BYTES;
+        int header = runHeader(entry.output != null);
         int at = requests.tryClaim(entry.output == null ? Child.RUN : Child.RUN_STREAM, header + entry.request.length);
         if (at < 0) {
             return false;
