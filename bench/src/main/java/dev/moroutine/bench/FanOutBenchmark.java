@@ -39,8 +39,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>Every system holds back the first item until every consumer has started
  * ({@link Items#afterConsumers}), so that the shares show how the items are dealt, not in which order
  * the consumers' threads happened to wake. For moroutine this also matters for correctness: a
- * consumer attaches to the channel when its task starts on its worker, and the distributor starts
- * with the first one, so a consumer whose task starts after the others drained the source fails
+ * consumer attaches to the channel when its task starts on its worker, and the first ones may
+ * drain the source before it, so a consumer whose task starts after the others drained the source fails
  * with "has ended" (with 2,000 items and 8 consumers on 2 cores, about half of them do).
  *
  * <ul>

@@ -35,8 +35,8 @@ import org.jctools.queues.SpscArrayQueue;
  * <ul>
  *   <li>{@value #MOROUTINE}: a {@code workers(1)} pool with the defaults. Worker→caller runs the streaming moroutine
  *       {@link Items#emitAll} and iterates the {@link LiveStream}; caller→worker passes
- *       {@code channel(items)} to {@link Items#sum} (the channel's distributor, a virtual thread,
- *       iterates the caller's list); the round trip passes {@code channel(items)} to the stage
+ *       {@code channel(items)} to {@link Items#sum} (the worker's task pulls the caller's
+ *       list through the channel, a run of 256 at a time); the round trip passes {@code channel(items)} to the stage
  *       {@link Items#plusOne} and iterates its stream. Default high-water marks: 256 for a stream
  *       and 256 per consumer of a channel.</li>
  *   <li>{@value #MOROUTINE_16}: the same with a high-water mark of 16 for the streams and the channels

@@ -7,15 +7,22 @@ import dev.moroutine.Task;
  * {@code Stream<T>} or {@code Iterable<T>} argument) and each item goes to exactly one of them.
  * Made by {@link Streaming#channel(Iterable)}.
  *
- * <p>A distributor (a virtual thread, started when the first consumer attaches) pulls the source
- * and hands each item to a consumer with fewer than {@code highWaterMark} items in flight,
- * scanning from a rotating cursor so that no consumer is favoured; consumers at their cap are
- * skipped, so a slow one does not stall the others. Each consumer sees its items in source order.
- * The channel ends when the source is exhausted (every consumer then ends), when the source fails
- * (every consumer gets the failure), or when every consumer that attached has closed (the source
- * is then closed). Attaching to an ended channel throws {@link IllegalStateException}. A consumer
- * that stops early (closes its stream) drops the items already routed to it, at most its
- * high-water mark: the channel never hands an item to two consumers, so it cannot take them back.
+ * <p>No thread stands between the source and the consumers: a consumer that has used up the
+ * items it took pulls the next ones from the source itself, under the channel's lock, so an item
+ * reaches the consumer that asked for it with no hand-off between threads, and a quicker consumer
+ * takes more of the items than a slow one. It takes a run from a {@link java.util.Collection} (up
+ * to {@code highWaterMark} items), the next item and those already waiting
+ * behind it from a stream task, and one item from any other {@link Iterable}, whose next item
+ * may take a while to come. So an iterable's iterator runs on the consumers' threads, one at a
+ * time, and one that blocks holds up the consumers waiting for it; a consumer interrupted while it
+ * waits for a stream task's item fails alone, and the task goes on for the others. Each consumer
+ * sees its items in source order. A stream task source runs once, on its own worker, when the
+ * first consumer attaches. The channel ends when the source is exhausted (every consumer then
+ * ends), when the source fails (every consumer gets the failure, after the items it already
+ * took), or when every consumer that attached has closed (the source is then closed). Attaching
+ * to an ended channel throws {@link IllegalStateException}. A consumer that stops early (closes
+ * its stream) drops the items it took and did not use, at most its high-water mark: the channel
+ * never hands an item to two consumers, so it cannot take them back.
  *
  * <p>A consumer must not run on the worker that runs the source (a source assigned to that worker,
  * or a call of the consumer's own moroutine on its dedicated worker): it would wait for items the

@@ -185,9 +185,9 @@ public final class Streaming {
     }
 
     /**
-     * A channel over a stream task's items, with the default high-water mark (256 items in flight
-     * per consumer, as {@link java.util.concurrent.Flow#defaultBufferSize()}). The task runs once,
-     * on its own worker, when the first consumer attaches.
+     * A channel over a stream task's items, with the default high-water mark (256, as
+     * {@link java.util.concurrent.Flow#defaultBufferSize()}: a consumer takes up to 256 items at
+     * once). The task runs once, on its own worker, when the first consumer attaches.
      *
      * @param source the producing task
      * @param <T> the item type
@@ -203,7 +203,7 @@ public final class Streaming {
      * channel is passed to. See {@link Channel}.
      *
      * @param source the producing task, run once, on its own worker, when the first consumer attaches
-     * @param highWaterMark items in flight per consumer before it is skipped, at least 1
+     * @param highWaterMark the most items a consumer takes from the source at once, at least 1
      * @param <T> the item type
      * @return the channel; pass it to several tasks
      * @throws IllegalArgumentException if {@code highWaterMark} is less than 1
@@ -214,9 +214,9 @@ public final class Streaming {
     }
 
     /**
-     * A channel over local items, with the default high-water mark (256 items in flight per consumer).
+     * A channel over local items, with the default high-water mark (256: a consumer takes up to 256 items at once).
      *
-     * @param source the items, iterated once by the channel's distributor thread
+     * @param source the items, iterated once, by the consumers in turn (see {@link Channel})
      * @param <T> the item type
      * @return the channel; pass it to several tasks
      * @throws NullPointerException if {@code source} is null
@@ -229,8 +229,8 @@ public final class Streaming {
      * A channel over local items: each item goes to exactly one of the consumers the channel is
      * passed to. See {@link Channel}.
      *
-     * @param source the items, iterated once by the channel's distributor thread
-     * @param highWaterMark items in flight per consumer before it is skipped, at least 1
+     * @param source the items, iterated once, by the consumers in turn (see {@link Channel})
+     * @param highWaterMark the most items a consumer takes from the source at once, at least 1
      * @param <T> the item type
      * @return the channel; pass it to several tasks
      * @throws IllegalArgumentException if {@code highWaterMark} is less than 1

@@ -85,7 +85,7 @@ class ChannelMisuseTest {
 
     /**
      * A task that its worker refuses (its pool is closing or closed) was attached before the refusal,
-     * so the distributor could route items to its end in between: they were dropped with it.
+     * so items could be routed to its end in between (by the distributor the channel had then): they were dropped with it.
      */
     @Test
     void aTaskRefusedByItsWorkerLosesNoItemOfItsChannel() throws Exception {

@@ -103,16 +103,22 @@ class StreamingRobustnessTest {
             List<CompletableFuture<Long>> counts = new ArrayList<>();
             // The counters attach first: a quitter alone would end the channel (every consumer closed).
             for (int i = 1; i < 3; i++) counts.add(pool.submit(assign(pool.workers().get(i), countAll.call(channel))));
-            pool.submit(assign(pool.workers().get(0), firstThenQuit.call(channel))).join();
+            int quitterGot = pool.submit(assign(pool.workers().get(0), firstThenQuit.call(channel))).join();
             for (CompletableFuture<Long> count : counts) received += count.join();
-            assertTrue(received > 19_000 && received < 20_000, "the others got the rest (all but the quitter's share): " + received);
+            // The quitter drops what it pulled and did not take: at most its run of 4, one of which it took.
+            // Consumers pull as they go, so the counters may have taken every item before it asked (-1).
+            if (quitterGot == -1) {
+                assertEquals(20_000, received, "the others got every item");
+            } else {
+                assertTrue(received >= 20_000 - 4 && received < 20_000, "the others got the rest (all but the quitter's run): " + received);
+            }
         }
     }
 
     /**
      * A channel kept every consumer that had closed, with the items routed to it that it never
      * took: a long-running channel with short-lived consumers grew without bound, and the
-     * distributor scanned every closed consumer for each item.
+     * distributor (since replaced by the consumers' own pulls) scanned every closed consumer for each item.
      */
     @Test
     void aChannelDoesNotKeepTheItemsOfConsumersThatClosed() throws Exception {
@@ -132,7 +138,7 @@ class StreamingRobustnessTest {
                 for (int i = 0; i < 100; i++) {
                     assertEquals(1L, pool.run(assign(pool.workers().get(1), countFirst.call(channel))));
                 }
-                // Reachable besides the waiting consumer's: the distributor's next item, the last quitter's.
+                // Reachable besides the waiting consumer's: an item being pulled, the last quitter's.
                 long allowed = 2L * highWaterMark + 1;
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 long kept;

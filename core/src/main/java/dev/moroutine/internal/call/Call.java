@@ -308,7 +308,7 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
 
     /**
      * Hands an execution to a worker; if refused, fails it, so what it attached is released. An
-     * Error (a distributor thread that cannot start while its channel end attaches) refuses it too.
+     * Error (a channel's stream task source that cannot start while its channel end attaches) refuses it too.
      */
     static void dispatch(Worker worker, Execution<?> execution) {
         try {

@@ -228,7 +228,7 @@ public final class ThreadWorker implements Worker {
             throw new RejectedExecutionException(stopReason + "; " + execution.invocation() + " was not queued");
         }
         try {
-            execution.admitted(); // attaches its channel ends (starting a distributor thread may fail)
+            execution.admitted(); // attaches its channel ends (starting a channel's source may fail)
         } catch (RuntimeException | Error failed) {
             admitted.getAndAdd(-1L); // never offered: a stopping thread must not wait for it
             wake();

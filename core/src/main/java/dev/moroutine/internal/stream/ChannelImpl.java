@@ -3,8 +3,6 @@ package dev.moroutine.internal.stream;
 import dev.moroutine.internal.call.Call;
 import dev.moroutine.internal.dispatch.Endpoint;
 import dev.moroutine.internal.dispatch.Invocation;
-import dev.moroutine.internal.dispatch.SpinBudget;
-import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.stream.Channel;
 import dev.moroutine.stream.LiveStream;
@@ -13,91 +11,113 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Iterator;
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A {@link Channel}: one distributor (a virtual thread) that pulls the source and feeds one
- * {@link Pipe} per attached consumer. All pipes share one {@link Pipe.ProducerWait}, so the
- * distributor parks once, when every consumer is at its high-water mark, and any consumer that
- * takes an item (or closes, or attaches) wakes it.
+ * A {@link Channel}: its consumers pull the source themselves, one at a time, under the channel's
+ * lock ({@code pulling}); there is no distributor thread, so an item goes from the source to the
+ * consumer that asked for it with no hand-off between threads, and a consumer that is quicker
+ * than the others takes more of the items.
+ *
+ * <h2>Pulling</h2>
+ * A consumer end ({@link ChannelEnd}) keeps the run it pulled last and hands it out; when that is
+ * used up, it takes the lock and pulls the next run: from a {@link Collection}, whose iterator has
+ * its items at hand, as many as {@code run} holds (the high-water mark), so the lock is taken
+ * once a run; from a stream task, the next item (waiting for it) and those already queued
+ * behind it, as many again; from any other {@link Iterable}, one item, because its next one may
+ * take a while and must not hold back the one already read. A consumer that closes early drops
+ * the rest of its run: an item is never given to two consumers, so it cannot be taken back.
+ *
+ * <p>A stream task's live stream is opened by the first pull (so the task runs when a consumer
+ * first wants an item) and read through its {@link Pipe}: the holder of the lock waits with
+ * {@link Pipe#awaitReady}, which an interrupt ends without closing the pipe, so a consumer that is
+ * stopped while it waits for the source (its task timed out, its worker stopped) fails alone and
+ * the source goes on for the others. The source's items cross one lock hand-over between
+ * consumers, whose memory effects make the pipe's consumer-only fields safe to use from each in
+ * turn. An {@link Iterable}'s iterator is used under the lock too, on whichever consumer's thread
+ * pulls, never on two at once; an exception it throws ends the channel with that failure, unless
+ * it says the wait was interrupted (the thread's interrupt status is set, or an
+ * {@link InterruptedException} is among its causes): that interrupt was aimed at the consumer (its
+ * task timed out, its worker stopped), which fails alone.
  *
  * <h2>Lifecycle</h2>
- * <pre>
- * NEW ──first attach──► RUNNING ──source exhausted / source failed / every consumer closed / misused──► ENDED
- * </pre>
- * Attaching to an ENDED channel throws. A task's channel arguments are attached all or none, in
- * two steps of its {@link Endpoint.Binding}: each consumer pipe is reserved when the task is built
- * ({@link #bind}: the ENDED check), and the pipes are added to {@code consumers} only once the task's
- * worker has accepted it (the binding's {@code admitted}, called just before it is queued), so a task refused while it is built, or
- * by its worker, leaves no pipe that items are routed to. A channel that ends between the
- * reservation and the add ends that pipe at once. A reserved end that has not attached yet
- * counts as a consumer ({@code unattached}: added to at the reservation, taken from once, by
- * whoever moves the end's state from null, after the pipe's add if it attached): the channel ends
- * for "every consumer closed" only when none is open and none is on its way, so a consumer of a
- * batch that closes before another of the batch attaches (a short task that takes nothing) does
- * not end the channel under it. The distributor reads the count before it scans, so a count of
- * zero covers every pipe added by the time it reads it. The distributor removes a consumer that has
- * closed from {@code consumers} when its scan meets it, so a long-running channel keeps neither
- * its short-lived consumers nor the items they dropped. The
- * distributor ends every open pipe when it stops (with the source's failure, if any), and closes
- * a {@link StreamTask} source it did not drain.
+ * The channel ends once: when the source is exhausted (every consumer then ends after its run),
+ * when it fails (every consumer gets the failure, after the items it already pulled), when it was
+ * misused (below), or when every consumer end reserved so far has closed ({@code consumers} falls
+ * to zero: the source is then closed). An end is reserved, and counted, when a task that takes
+ * the channel is built ({@link #bind}), so the consumers of one batch all count before the first
+ * runs: none finds the channel ended by another that took nothing and closed. A reserved end that
+ * never attaches (its task was refused) is released when its execution completes. Reserving an
+ * end of an ended channel throws; an end reserved as the channel ends finds it ended at its
+ * first pull. The first to end it sets {@code ending} (one CAS): the exhaustion, or the failure. The source's live stream is closed by
+ * whoever ends the channel; the first pull publishes it ({@code sourceStream}, volatile) and then
+ * reads {@code ending}, and an ending writes {@code ending} and then reads {@code sourceStream}, so
+ * one of the two closes it however they race.
  *
  * <h2>A consumer on the source's worker</h2>
  * It would wait for itself: whichever of the two that worker runs first, the other waits behind it
  * (a producer blocks at its high-water mark). So such a consumer is refused when it is dispatched
  * (the binding's {@code sentTo}, before it is queued; a task-arg's, before it runs there) or when it
- * joins on that worker, and the
- * channel fails: {@code misuse} is set, then the source's live stream is closed and the distributor
- * woken; the distributor, which publishes {@code sourceStream} before it reads {@code misuse} each
- * item, stops and fails every pipe with that error, so no consumer waits for items that will not come.
+ * joins on that worker, and the channel fails: {@code misuse} is set, then the source's live
+ * stream is closed, which wakes a consumer waiting for it; every pull after that, and the pull
+ * that was waiting, ends the channel with that error, so no consumer waits for items that will
+ * not come.
  *
  * @param <T> the item type
  */
 public final class ChannelImpl<T> implements Channel<T>, Endpoint {
 
     private static final AtomicInteger CHANNELS = new AtomicInteger();
-    /** Items of a collection handed to one consumer at once, at most. */
-    private static final int MAX_RUN = 64;
+    /** How long a pull waits for a stream task's item between looks at nothing (the wait has no deadline of its own). */
+    private static final long AWAIT_NANOS = TimeUnit.HOURS.toNanos(1);
+    /** {@code ending} of a channel whose source is exhausted. */
+    private static final Object EXHAUSTED = new Object();
     private static final VarHandle MISUSE;
+    private static final VarHandle ENDING;
 
     static {
         try {
-            MISUSE = MethodHandles.lookup().findVarHandle(ChannelImpl.class, "misuse", IllegalStateException.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            MISUSE = lookup.findVarHandle(ChannelImpl.class, "misuse", IllegalStateException.class);
+            ENDING = lookup.findVarHandle(ChannelImpl.class, "ending", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** A {@link StreamTask} (run once, when the distributor starts) or an {@link Iterable}. */
+    /** A {@link StreamTask} (run by the first pull) or an {@link Iterable}. */
     private final Object source;
     private final int highWaterMark;
     private final String name = "channel-" + CHANNELS.incrementAndGet();
-    private final List<Pipe<T>> consumers = new CopyOnWriteArrayList<>();
+    private final ReentrantLock pulling = new ReentrantLock();
     private final AtomicInteger reservations = new AtomicInteger(); // numbers the consumers in messages
-    /** Reserved consumer ends that have neither attached nor been released: see the class comment. */
-    private final AtomicInteger unattached = new AtomicInteger();
-    private final Pipe.ProducerWait distributorWait = new Pipe.ProducerWait();
+    /** Consumer ends reserved and not closed: see the class comment. */
+    private final AtomicInteger consumers = new AtomicInteger();
+    /** A consumer has attached: from then on, the last one to close ends the channel. */
     private final AtomicBoolean started = new AtomicBoolean();
-    private volatile boolean ended;
-    private volatile Throwable endFailure;
+    /** The source's items, once the first pull opened them; under {@code pulling}. */
+    private Iterator<? extends T> items;
+    /** A stream task's pipe, read directly (see the class comment); under {@code pulling}. */
+    private Pipe<?> sourcePipe;
+    /** Null while the channel runs; then {@link #EXHAUSTED} or its failure, set once. */
+    private volatile Object ending;
     private volatile IllegalStateException misuse;
     private volatile LiveStream<?> sourceStream;
-    private int cursor; // distributor thread only
-    private final SpinBudget distributorSpin = new SpinBudget(50_000);
 
     /**
-     * Makes a channel over local items; nothing runs until a consumer attaches.
+     * Makes a channel over local items; nothing is read until a consumer asks for an item.
      *
      * @param source the items
-     * @param highWaterMark items in flight per consumer
+     * @param highWaterMark the most items a consumer pulls at once
      */
     public ChannelImpl(Iterable<? extends T> source, int highWaterMark) {
         this.source = source;
@@ -105,10 +125,10 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
     }
 
     /**
-     * Makes a channel over a stream task, run once when the first consumer attaches.
+     * Makes a channel over a stream task, run once, when a consumer first asks for an item.
      *
      * @param source the task
-     * @param highWaterMark items in flight per consumer
+     * @param highWaterMark the most items a consumer pulls at once
      */
     public ChannelImpl(StreamTask<? extends T> source, int highWaterMark) {
         this.source = source;
@@ -116,32 +136,31 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
     }
 
     /**
-     * Reserves a consumer end for one execution of a task that takes this channel; nothing is
-     * routed to it until the task's worker admits the task, so a task refused before then (by its
-     * worker, say) leaves no end that items were routed to and that nobody will consume.
+     * Reserves a consumer end for one execution of a task that takes this channel: it counts as a
+     * consumer from now on, so the channel does not end under it before it runs.
      *
      * @throws IllegalStateException if the channel has ended
      */
     @Override
     public Endpoint.Binding bind(Invocation consumer) {
-        return reserveEnd(consumer);
+        return new ConsumerEnd(consumer, reserve());
     }
 
     /**
-     * One execution's consumer end. {@code state} goes from null to the attached end (at admission,
-     * or when a task-arg's run opens it) and to {@link #DONE} when the execution completes; whoever
-     * comes second closes the end, so an end attached while the execution is being cancelled is
-     * closed too.
+     * One execution's consumer end. {@code state} goes from null to the attached live stream (at
+     * admission, or when a task-arg's run opens it) and to {@link #DONE} when the execution
+     * completes; whoever comes second closes the end, so an end attached while the execution is
+     * being cancelled is closed too, and one that never attached is released.
      */
     private final class ConsumerEnd implements Endpoint.Binding {
         private static final Object DONE = new Object();
         private final Invocation consumer;
-        private final Pipe<T> pipe;
+        private final ChannelEnd end;
         private final AtomicReference<Object> state = new AtomicReference<>();
 
-        ConsumerEnd(Invocation consumer, Pipe<T> pipe) {
+        ConsumerEnd(Invocation consumer, ChannelEnd end) {
             this.consumer = consumer;
-            this.pipe = pipe;
+            this.end = end;
         }
 
         @Override
@@ -165,16 +184,14 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
             Object known = state.get();
             if (known instanceof LiveStream<?>) {
                 @SuppressWarnings("unchecked") // only this class stores ends, of T
-                LiveStream<T> end = (LiveStream<T>) known;
-                return end;
+                LiveStream<T> live = (LiveStream<T>) known;
+                return live;
             }
-            LiveStream<T> end = attach(pipe);
-            if (state.compareAndSet(null, end)) {
-                attachedOrReleased();
-            } else {
-                end.close(); // the execution completed meanwhile
+            LiveStream<T> live = end.stream();
+            if (!state.compareAndSet(null, live)) {
+                live.close(); // the execution completed meanwhile
             }
-            return end;
+            return live;
         }
 
         @Override
@@ -189,42 +206,253 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
 
         private void close() {
             Object before = state.getAndSet(DONE);
-            if (before instanceof LiveStream<?> end) {
-                end.close();
+            if (before instanceof LiveStream<?> live) {
+                live.close();
             } else if (before == null) {
-                attachedOrReleased(); // it never attached
+                end.cancel(); // it never attached: released
             }
         }
     }
 
-    private Pipe<T> reserve() {
-        IllegalStateException misused = misuse; // it fails the channel even before the distributor has started
-        if (ended || misused != null) {
-            throw new IllegalStateException(name + " has ended (its source is exhausted, failed, or every consumer"
-                    + " closed); make a new channel(source) to stream the items again", misused != null ? misused : endFailure);
+    /**
+     * A consumer's end: the run it pulled last, and the pull of the next. {@link #next()} is called
+     * by the consumer's thread only (the run is that thread's); {@link #cancel()} by any.
+     */
+    private final class ChannelEnd implements ItemSource {
+        private final String description;
+        private final Object[] run;
+        private final AtomicBoolean closed = new AtomicBoolean();
+        private int taken;
+        private int count;
+
+        ChannelEnd(String description) {
+            this.description = description;
+            this.run = new Object[source instanceof Collection<?> || source instanceof StreamTask<?> ? highWaterMark : 1];
         }
-        return new Pipe<>(highWaterMark, distributorWait, name + " consumer " + reservations.incrementAndGet());
-    }
 
-    /** A consumer end reserved for an execution ({@link #bind}): it counts as a consumer until it attaches or is released. */
-    private ConsumerEnd reserveEnd(Invocation consumer) {
-        Pipe<T> pipe = reserve();
-        unattached.incrementAndGet();
-        return new ConsumerEnd(consumer, pipe);
-    }
+        /**
+         * Attaches this end: the first attach opens the source (see the class comment), unless every
+         * end was released before it: a release that saw the channel not yet started did not end it.
+         */
+        LiveStream<T> stream() {
+            if (started.compareAndSet(false, true)) {
+                if (consumers.get() == 0) {
+                    endChannel(null);
+                } else {
+                    start();
+                }
+            }
+            return new LiveStreamImpl<>(this, description);
+        }
 
-    /** A reserved end attached (its pipe added) or was released without attaching: the distributor may wait for it. */
-    private void attachedOrReleased() {
-        unattached.decrementAndGet();
-        distributorWait.wake();
+        @Override
+        public Object next() {
+            if (taken == count) {
+                if (closed.get()) {
+                    return END;
+                }
+                pull();
+                if (taken == count) {
+                    return closed.get() ? END : Pipe.endWith(failure(), description);
+                }
+            }
+            if (closed.get()) {
+                Arrays.fill(run, taken, count, null); // dropped: see the class comment
+                taken = count;
+                return END;
+            }
+            Object item = run[taken];
+            run[taken++] = null;
+            return item;
+        }
+
+        /** Pulls the next run from the source, unless the channel has ended. */
+        private void pull() {
+            taken = 0;
+            count = 0;
+            try {
+                pulling.lockInterruptibly();
+            } catch (InterruptedException e) {
+                throw interrupted();
+            }
+            try {
+                if (ending == null) {
+                    fill();
+                }
+            } finally {
+                pulling.unlock();
+            }
+        }
+
+        private CancellationException interrupted() {
+            cancel(); // a stopping worker, or a caller giving up: this consumer stops, the others go on
+            Thread.currentThread().interrupt();
+            return new CancellationException("interrupted while waiting for an item of " + description);
+        }
+
+        private void fill() {
+            try {
+                if (misuse != null) {
+                    endChannel(null);
+                    return;
+                }
+                if (items == null && !open()) {
+                    return;
+                }
+                if (sourcePipe != null) {
+                    fillFromStream();
+                } else if (source instanceof Collection<?>) {
+                    while (count < run.length && items.hasNext()) {
+                        add(items.next());
+                    }
+                    if (!items.hasNext()) {
+                        endChannel(null);
+                    }
+                } else if (items.hasNext()) {
+                    add(items.next());
+                } else {
+                    endChannel(null);
+                }
+            } catch (InterruptedException e) {
+                throw interrupted(); // waiting for a stream task's item: the task's pipe is left as it was
+            } catch (Throwable e) {
+                if (sourcePipe == null && interruptedBy(e)) {
+                    CancellationException stopped = interrupted(); // aimed at this consumer: the source stays for the others
+                    stopped.initCause(e);
+                    throw stopped;
+                }
+                endChannel(sourceFailure(e));
+            }
+        }
+
+        /** Whether an iterable's exception says that it was interrupted: its wait was this consumer's, not its failure. */
+        private static boolean interruptedBy(Throwable e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return true;
+            }
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof InterruptedException) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The next item of the stream task, waiting for it, and those queued behind it, up to a run. */
+        private void fillFromStream() throws InterruptedException {
+            while (!sourcePipe.awaitReady(System.nanoTime() + AWAIT_NANOS)) {
+                Thread.onSpinWait(); // an hour without an item: wait again
+            }
+            Object item = sourcePipe.next();
+            if (item == END) {
+                endChannel(null);
+                return;
+            }
+            add(item);
+            while (count < run.length && (item = sourcePipe.poll()) != null) {
+                add(item);
+            }
+        }
+
+        private void add(Object item) {
+            if (item == null) {
+                throw new NullPointerException("a null item was emitted into " + description
+                        + "; streams carry non-null items only (wrap optional values in Optional)");
+            }
+            run[count++] = item;
+        }
+
+        /** The consumer closes: it takes nothing more; the last one to close ends the channel. Idempotent. */
+        @Override
+        public void cancel() {
+            if (closed.compareAndSet(false, true) && consumers.decrementAndGet() == 0 && started.get()) {
+                endChannel(null);
+            }
+        }
     }
 
     /**
-     * Adds a consumer that runs on the calling thread and returns its end; starts the distributor
-     * on the first.
+     * Opens the source as the first consumer attaches, so that a stream task starts then, as its
+     * documentation says; left to the first pull when a pull holds the lock already (an attach,
+     * made while a task is dispatched, never waits) or when the attaching thread runs the source
+     * (its join would be refused there).
      */
+    private void start() {
+        Worker producer = sourceWorker();
+        if (producer != null && producer.isCurrent() || !pulling.tryLock()) {
+            return;
+        }
+        try {
+            if (items == null && ending == null) {
+                open();
+            }
+        } catch (Throwable e) {
+            endChannel(sourceFailure(e));
+        } finally {
+            pulling.unlock();
+        }
+    }
+
+    /** Opens the source, under {@code pulling}; false if the channel ended meanwhile (it then closed what it opened). */
+    @SuppressWarnings("unchecked") // the constructors admit only sources of T
+    private boolean open() {
+        if (source instanceof StreamTask<?> task) {
+            LiveStream<?> live = task.join();
+            sourceStream = live;
+            sourcePipe = (Pipe<?>) ((LiveStreamImpl<?>) live).source();
+            items = Collections.emptyIterator(); // opened: the pipe is read instead
+            if (ending != null) { // every consumer closed meanwhile: see the class comment
+                live.close();
+                return false;
+            }
+        } else {
+            items = ((Iterable<? extends T>) source).iterator();
+        }
+        return true;
+    }
+
+    /**
+     * What the source's exception ends the channel with: an iterable's own {@link CancellationException}
+     * is its failure, wrapped as a function's is (see Execution); one from a stream task's pipe says
+     * that task was stopped, and stays one.
+     */
+    private Throwable sourceFailure(Throwable e) {
+        return e instanceof CancellationException && !(source instanceof StreamTask<?>) ? new CompletionException(e) : e;
+    }
+
+    /**
+     * Ends the channel (the first call; later ones change nothing but close the source again) with
+     * {@code failure}, or with the misuse if there was one, and closes the source's live stream.
+     */
+    private void endChannel(Throwable failure) {
+        IllegalStateException misused = misuse;
+        Throwable cause = misused != null ? misused : failure;
+        ENDING.compareAndSet(this, null, cause != null ? cause : EXHAUSTED);
+        LiveStream<?> live = sourceStream;
+        if (live != null) {
+            live.close();
+        }
+    }
+
+    /** What the channel ended with; null while it runs or once its source is exhausted. */
+    private Throwable failure() {
+        return ending instanceof Throwable failed ? failed : null;
+    }
+
+    /** A new consumer end, counted; see the class comment. */
+    private ChannelEnd reserve() {
+        IllegalStateException misused = misuse; // it fails the channel even before a consumer has pulled
+        if (ending != null || misused != null) {
+            throw new IllegalStateException(name + " has ended (its source is exhausted, failed, or every consumer"
+                    + " closed); make a new channel(source) to stream the items again", misused != null ? misused : failure());
+        }
+        consumers.incrementAndGet();
+        return new ChannelEnd(name + " consumer " + reservations.incrementAndGet());
+    }
+
+    /** Adds a consumer that runs on the calling thread and returns its end. */
     LiveStream<T> attach() {
-        return onCaller(attach(reserve()));
+        return onCaller(reserve().stream());
     }
 
     /** A consumer end attached on the calling thread, unless that thread runs the source: it would wait for itself. */
@@ -236,7 +464,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         return end;
     }
 
-    /** Where the distributor's {@code task.join()} runs the source; null for local items. */
+    /** Where the first pull's {@code task.join()} runs the source; null for local items. */
     private Worker sourceWorker() {
         return source instanceof Call<?> task ? task.defaultWorker() : null;
     }
@@ -251,29 +479,10 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         if (MISUSE.compareAndSet(this, null, refused)) {
             LiveStream<?> opened = sourceStream;
             if (opened != null) {
-                opened.close(); // wakes a distributor waiting for the source's next item
+                opened.close(); // wakes a consumer waiting for the source's next item
             }
-            distributorWait.wake();
         }
         return refused;
-    }
-
-    /** Never throws for an ended channel: one that ended since the reservation ends this pipe too. */
-    private LiveStream<T> attach(Pipe<T> pipe) {
-        consumers.add(pipe);
-        if (started.compareAndSet(false, true)) {
-            Thread.ofVirtual().name(name + "-distributor").start(this::distribute);
-        }
-        distributorWait.wake();
-        if (ended) { // the distributor may have taken its final snapshot before the add: end this pipe too
-            Throwable failed = endFailure;
-            if (failed == null) {
-                pipe.finish();
-            } else {
-                pipe.fail(failed);
-            }
-        }
-        return new LiveStreamImpl<>(pipe, name);
     }
 
     @Override
@@ -284,193 +493,6 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
     @Override
     public LiveStream<T> join() {
         return attach();
-    }
-
-    @SuppressWarnings("unchecked") // the constructors admit only sources of T
-    private void distribute() {
-        LiveStream<? extends T> live = null;
-        Throwable failure = null;
-        try {
-            Iterator<? extends T> items;
-            if (source instanceof StreamTask<?> task) {
-                live = (LiveStream<? extends T>) task.join();
-                sourceStream = live;
-                items = live.iterator();
-            } else {
-                items = ((Iterable<? extends T>) source).iterator();
-            }
-            if (source instanceof Collection<?>) {
-                deliverRuns(items);
-                return;
-            }
-            while (misuse == null && items.hasNext()) {
-                if (!deliver(items.next())) {
-                    return;
-                }
-            }
-        } catch (Throwable e) {
-            // An iterable's own CancellationException is its failure, wrapped as a function's is (see
-            // Execution); one from a stream task's live stream says that task was stopped, and stays one.
-            failure = e instanceof CancellationException && !(source instanceof StreamTask<?>) ? new CompletionException(e) : e;
-        } finally {
-            if (misuse != null) {
-                failure = misuse; // what the source threw, if anything, came from closing it
-            }
-            endFailure = failure;
-            ended = true;
-            if (live != null) {
-                live.close();
-            }
-            for (Pipe<T> consumer : consumers) {
-                if (failure == null) {
-                    consumer.finish();
-                } else {
-                    consumer.fail(failure);
-                }
-            }
-        }
-    }
-
-    /** Hands one item to a consumer with room; false if none is left (every consumer closed, or the channel was misused). */
-    private boolean deliver(T item) {
-        for (;;) {
-            Pipe<T> target = readyConsumer();
-            if (target == null) {
-                return false;
-            }
-            try {
-                target.emit(item);
-                return true;
-            } catch (CancellationException closed) {
-                if (!target.cancelled()) {
-                    throw closed;
-                }
-                // that consumer closed after it was chosen: the item goes to another one
-            }
-        }
-    }
-
-    /**
-     * Hands the items of a collection over in runs: a collection's iterator has its items at hand,
-     * so reading ahead delays none, and a run that fits in its consumer's room is emitted with one
-     * fence and one look at that consumer, not one an item. A run is all or nothing (it fits), so
-     * the run of a consumer that closed first goes, item by item, to the others. The items read
-     * before a null one (which fails the channel as an emit of it does) or before the iterator
-     * throws are delivered first.
-     */
-    private void deliverRuns(Iterator<? extends T> items) {
-        @SuppressWarnings("unchecked") // holds only the source's items, of T
-        T[] run = (T[]) new Object[Math.min(MAX_RUN, highWaterMark)];
-        while (misuse == null && items.hasNext()) {
-            Pipe<T> target = readyConsumer();
-            if (target == null) {
-                return;
-            }
-            int most = Math.min(run.length, target.room());
-            int n = 0;
-            T item = null;
-            try {
-                do {
-                    item = items.next();
-                    if (item != null) {
-                        run[n++] = item;
-                    }
-                } while (item != null && n < most && items.hasNext());
-            } catch (RuntimeException | Error broken) {
-                emitRun(target, run, n);
-                throw broken;
-            }
-            if (!emitRun(target, run, n) || item == null && !deliver(null)) {
-                return;
-            }
-        }
-    }
-
-    /** Emits a run that fits in {@code target}'s room; if it closed first, the items go to the others one by one. */
-    private boolean emitRun(Pipe<T> target, T[] run, int n) {
-        try {
-            target.emitRun(run, n);
-            return true;
-        } catch (CancellationException closed) {
-            if (!target.cancelled()) {
-                throw closed;
-            }
-            for (int i = 0; i < n; i++) {
-                if (!deliver(run[i])) {
-                    return false;
-                }
-            }
-            return true;
-        } finally {
-            Arrays.fill(run, 0, n, null);
-        }
-    }
-
-    /**
-     * The next consumer with room, scanning from a rotating cursor; parks while all are at their
-     * cap. Null once every consumer that attached has closed, or the channel was misused. Closed
-     * consumers that a scan meets are removed after it (attaches only append, so the scan's
-     * indices stay valid).
-     */
-    private Pipe<T> readyConsumer() {
-        long budget = distributorSpin.next();
-        long start = System.nanoTime();
-        boolean parked = false;
-        for (int spins = 1; ; spins++) {
-            boolean onTheirWay = unattached.get() > 0; // before the scan: see the class comment
-            List<Pipe<T>> all = consumers;
-            int size = all.size();
-            boolean open = false;
-            boolean closedSeen = false;
-            Pipe<T> chosen = null;
-            for (int i = 0; i < size; i++) {
-                int index = (cursor + i) % size;
-                Pipe<T> candidate = all.get(index);
-                if (candidate.cancelled()) {
-                    closedSeen = true;
-                    continue;
-                }
-                open = true;
-                if (candidate.hasRoom()) {
-                    cursor = index + 1;
-                    chosen = candidate;
-                    break;
-                }
-            }
-            if (closedSeen) {
-                consumers.removeIf(Pipe::cancelled); // neither it nor the items it dropped are kept while the channel runs
-            }
-            if (chosen != null) {
-                if (spins > 1) {
-                    distributorSpin.ended(start, budget, !parked);
-                }
-                return chosen;
-            }
-            if (!open && !onTheirWay || misuse != null) { // none open: every consumer closed (the first was added before this started)
-                return null;
-            }
-            if (!Waiting.pause(start, spins, budget)) {
-                parked = true;
-                distributorWait.park(this::anyReady);
-            }
-        }
-    }
-
-    private boolean anyReady() {
-        if (misuse != null) {
-            return true;
-        }
-        boolean onTheirWay = unattached.get() > 0;
-        boolean open = false;
-        for (Pipe<T> consumer : consumers) {
-            if (!consumer.cancelled()) {
-                open = true;
-                if (consumer.hasRoom()) {
-                    return true;
-                }
-            }
-        }
-        return !open && !onTheirWay;
     }
 
     @Override

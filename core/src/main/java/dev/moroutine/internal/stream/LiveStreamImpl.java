@@ -69,15 +69,22 @@ public final class LiveStreamImpl<T> implements LiveStream<T> {
         }
     }
 
+    private final ItemSource source;
     private final Stream<T> items;
     private final String description;
     private volatile boolean claimed;
 
     LiveStreamImpl(ItemSource source, String description) {
+        this.source = source;
         this.description = description;
         Spliterator<T> pulling = new Pulling<>(source);
         CLEANER.register(pulling, source::cancel);
         this.items = StreamSupport.stream(pulling, false).onClose(source::cancel);
+    }
+
+    /** What this stream pulls: a channel reads a stream task's pipe itself (see {@link ChannelImpl}). */
+    ItemSource source() {
+        return source;
     }
 
     private static final class Pulling<T> extends Spliterators.AbstractSpliterator<T> {

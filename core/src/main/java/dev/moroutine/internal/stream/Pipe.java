@@ -80,7 +80,7 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * a closed consumer takes nothing more. So every emit that returns is delivered, unless the
  * consumer closed, and nothing is delivered after the end.
  *
- * <p>Several pipes may share one {@link ProducerWait} (a channel's distributor feeds many).
+ * <p>Several pipes may share one {@link ProducerWait}, so that one producer feeding them waits in one place.
  *
  * @param <T> the item type
  */
@@ -116,7 +116,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     }
 
     /**
-     * Where a producer waits for room: its own, or one shared by the pipes a distributor feeds. It
+     * Where a producer waits for room: its own, or one shared by the pipes one producer feeds. It
      * waits {@link #EAGER}ly (any take wakes it) or {@link #LAZY}ly (a take wakes it once few items
      * are left in flight; a timer bounds the wait).
      */
@@ -482,7 +482,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     }
 
     /**
-     * Whether an emit would not block now (for a distributor choosing among pipes, or a feeder that must not block).
+     * Whether an emit would not block now (for a feeder that must not block).
      *
      * @return whether there is room
      */
@@ -491,8 +491,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
     }
 
     /**
-     * How many items an emit would take now without blocking; for the producer's thread (a
-     * distributor choosing how long a run to hand over).
+     * How many items an emit would take now without blocking; for the producer's thread.
      *
      * @return the room, 0 if none
      */
@@ -797,7 +796,18 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
 
     /** The end the consumer sees once the producer has ended: nothing more, or the failure. */
     private Object end() {
-        Throwable cause = failure;
+        return endWith(failure, description);
+    }
+
+    /**
+     * The end a consumer sees of a source that ended with {@code cause}: {@link #END} when there is
+     * none; a stop's {@link CancellationException} again; any other failure as a {@link TaskFailedException}.
+     *
+     * @param cause the source's failure, or null
+     * @param description the consumer's, for the message
+     * @return {@link #END} when {@code cause} is null
+     */
+    static Object endWith(Throwable cause, String description) {
         if (cause == null) {
             return END;
         }

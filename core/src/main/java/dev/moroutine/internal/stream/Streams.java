@@ -14,11 +14,10 @@ public final class Streams {
      */
     public static final int DEFAULT_HIGH_WATER_MARK = Flow.defaultBufferSize();
     /**
-     * Items in flight per consumer of a channel, unless it says otherwise: 256, as for a stream. The
-     * distributor and a consumer change hands once per run of items, as a stream's two ends do: with
-     * 16, a channel feeding one task on a busy machine ran at a quarter of its speed with 256, and a
-     * round trip through a channel and back at a third (issue 14). A smaller window
-     * ({@code channel(source, n)}) deals the items more evenly among several consumers.
+     * The most items a consumer of a channel takes from its source at once, unless it says
+     * otherwise: 256, as for a stream. A consumer takes the channel's lock once per run, so a long
+     * run costs little per item; a smaller one ({@code channel(source, n)}) deals the items more
+     * evenly among several consumers, and a consumer that closes early drops fewer.
      */
     public static final int DEFAULT_CHANNEL_HIGH_WATER_MARK = Flow.defaultBufferSize();
     /** Every stream allocates a buffer of this many slots; beyond this a bound stops being one. */

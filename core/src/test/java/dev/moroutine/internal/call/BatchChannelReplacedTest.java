@@ -41,7 +41,7 @@ class BatchChannelReplacedTest {
             WorkerHandle chosen = workers.get(0);
             if (leftOnce.compareAndSet(false, true)) {
                 try (LiveStream<Integer> probe = empty.join()) {
-                    probe.count(); // its end comes once the distributor has ended the channel
+                    probe.count(); // its end comes once a pull has found the source exhausted
                 } catch (IllegalStateException alreadyEnded) {
                     // ended already
                 }

@@ -49,7 +49,7 @@ class DispatchFailureTest {
 
     /**
      * A binding that attached at admission (a channel's consumer end) must be released when a later
-     * binding's admission throws an Error (a distributor thread that cannot start): the execution is
+     * binding's admission throws an Error (a channel source that cannot start): the execution is
      * never queued, so nothing else would complete it, and the channel would feed an end nobody reads.
      */
     @Test

@@ -38,9 +38,8 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>The model checker answers every {@code System.nanoTime()} with the same value, so there a
  * wait spins until the other side acts and never parks: parking and waking are exercised by the
- * stress run only. Not covered: more than one producer thread (a pipe refuses it), a distributor
- * feeding several pipes through one {@link Pipe.ProducerWait} (the channel tests cover it), and
- * interrupts.
+ * stress run only. Not covered: more than one producer thread (a pipe refuses it), one producer
+ * feeding several pipes through one {@link Pipe.ProducerWait}, and interrupts.
  */
 @Timeout(120)
 public class PipeLincheckTest {

@@ -3,12 +3,9 @@ package dev.moroutine.internal.stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moroutine.stream.LiveStream;
-import java.util.Iterator;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Timeout;
@@ -18,9 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The documented backpressure contract (review of 9b49c69): {@code Emitter.emit} "blocks while
  * highWaterMark items are in flight, until the consumer takes one"; {@code StreamTask.withHighWaterMark}
- * "the producer blocks while that many items are in flight"; a {@code Channel} "hands each item to a
- * consumer with fewer than highWaterMark items in flight". Here a producer (or a channel's
- * distributor) has parked at the mark, the consumer takes one item and then waits (up to 2 s) for the
+ * "the producer blocks while that many items are in flight". Here a producer has parked at the
+ * mark, the consumer takes one item and then waits (up to 2 s) for the
  * producer's next step without taking more. With the batched wake (resumeAt = mark / 2) the
  * producer stays parked for every mark of 3 or more.
  */
@@ -72,38 +68,5 @@ class PipeOneTakeWakesTest {
         producer.join(5_000);
         assertTrue(went, "one take made room: the parked producer emits its next item (" + (highWaterMark - 1)
                 + " still in flight)");
-    }
-
-    @ParameterizedTest(name = "high-water mark {0}")
-    @ValueSource(ints = {1, 2, 3, 4, 16})
-    void aParkedDistributorFeedsAConsumerWithRoom(int highWaterMark) throws Exception {
-        AtomicInteger pulled = new AtomicInteger();
-        AtomicReference<Thread> distributor = new AtomicReference<>();
-        CountDownLatch pulledAgain = new CountDownLatch(1);
-        Iterable<Integer> source = () -> new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return true;
-            }
-
-            @Override
-            public Integer next() {
-                distributor.set(Thread.currentThread());
-                int item = pulled.getAndIncrement();
-                if (item == highWaterMark + 1) {
-                    pulledAgain.countDown();
-                }
-                return item;
-            }
-        };
-        ChannelImpl<Integer> channel = new ChannelImpl<>(source, highWaterMark);
-        try (LiveStream<Integer> consumer = channel.join()) {
-            Iterator<Integer> items = consumer.iterator();
-            // the mark's items routed, one more pulled and waiting for room, the distributor parked
-            awaitParked(distributor::get, () -> pulled.get() == highWaterMark + 1, "the distributor fills the consumer");
-            assertEquals(0, items.next());
-            assertTrue(pulledAgain.await(2, TimeUnit.SECONDS),
-                    "the consumer has room after one take: the distributor routes its waiting item and pulls the next");
-        }
     }
 }

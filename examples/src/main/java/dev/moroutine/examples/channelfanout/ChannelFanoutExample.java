@@ -15,8 +15,8 @@ import java.util.TreeSet;
 
 /**
  * Fan-out of one source to several workers: the same {@link Channel} is given to a task pinned to
- * each worker, and every item goes to exactly one of them. Consumers at their high-water mark are
- * skipped, so faster ones get more.
+ * each worker, and every item goes to exactly one of them. Each consumer pulls its next items from
+ * the source when it has used up the last, so faster ones get more.
  */
 public final class ChannelFanoutExample {
 

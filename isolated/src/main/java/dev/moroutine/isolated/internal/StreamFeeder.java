@@ -19,7 +19,7 @@ import org.jctools.queues.SpscArrayQueue;
  * taken: the child reports its function's takes ({@link Child#ARG_CREDIT}), the pump records them
  * here ({@link #credit}) and unparks the feeder. So the child's pipe, of the same high-water mark,
  * always has room for what arrives, and its reader never waits for it; items beyond the credit stay
- * in the stream's own pipe here (a channel's distributor then feeds other consumers). The reader
+ * in the stream's own pipe here (or, for a channel, in its source, for other consumers to pull). The reader
  * does wait for room in the reply ring when it sends credit, so the pump never waits for room in
  * the request ring: items it took that do not fit are {@link #carried} to its next pass.
  *
