@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -35,7 +36,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * once a run; from a stream task, the next item (waiting for it) and those already queued
  * behind it, as many again; from any other {@link Iterable}, one item, because its next one may
  * take a while and must not hold back the one already read. A consumer that closes early drops
- * the rest of its run: an item is never given to two consumers, so it cannot be taken back.
+ * the rest of its run: an item is never given to two consumers, so it cannot be taken back. An end
+ * closed from another thread while its own pulls (a worker JVM's feeder, whose task has returned)
+ * takes nothing more: once it has the lock it does not pull, and one waiting for a stream task's
+ * item is unparked by the close and ends with nothing; an iterable's iterator cannot be woken, so
+ * an end closed while it waits in there drops the item it gets.
  *
  * <p>A stream task's live stream is opened by the first pull (so the task runs when a consumer
  * first wants an item) and read through its {@link Pipe}: the holder of the lock waits with
@@ -222,6 +227,8 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         private final String description;
         private final Object[] run;
         private final AtomicBoolean closed = new AtomicBoolean();
+        /** This end's thread while it waits for a stream task's item, for a close from another thread to wake. */
+        private volatile Thread waiting;
         private int taken;
         private int count;
 
@@ -276,7 +283,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
                 throw interrupted();
             }
             try {
-                if (ending == null) {
+                if (ending == null && !closed.get()) { // closed while it waited for the lock: it takes nothing
                     fill();
                 }
             } finally {
@@ -340,8 +347,16 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
 
         /** The next item of the stream task, waiting for it, and those queued behind it, up to a run. */
         private void fillFromStream() throws InterruptedException {
-            while (!sourcePipe.awaitReady(System.nanoTime() + AWAIT_NANOS)) {
-                Thread.onSpinWait(); // an hour without an item: wait again
+            waiting = Thread.currentThread(); // before the wait reads closed: cancel() writes it, then reads this
+            try {
+                while (!sourcePipe.awaitReady(System.nanoTime() + AWAIT_NANOS, closed::get)) {
+                    if (closed.get()) {
+                        return; // closed from another thread: it takes nothing, the item goes to another consumer
+                    }
+                    // an hour without an item: wait again
+                }
+            } finally {
+                waiting = null;
             }
             Object item = sourcePipe.next();
             if (item == END) {
@@ -365,7 +380,14 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         /** The consumer closes: it takes nothing more; the last one to close ends the channel. Idempotent. */
         @Override
         public void cancel() {
-            if (closed.compareAndSet(false, true) && consumers.decrementAndGet() == 0 && started.get()) {
+            if (!closed.compareAndSet(false, true)) {
+                return;
+            }
+            Thread waiter = waiting;
+            if (waiter != null) {
+                LockSupport.unpark(waiter); // its pull ends with nothing: see fillFromStream
+            }
+            if (consumers.decrementAndGet() == 0 && started.get()) {
                 endChannel(null);
             }
         }

@@ -758,10 +758,28 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
      * @throws InterruptedException if the waiting thread is interrupted (the pipe is left as it is)
      */
     public boolean awaitReady(long deadline) throws InterruptedException {
+        return awaitReady(deadline, () -> false);
+    }
+
+    /**
+     * Like {@link #awaitReady(long)}, but returns false as soon as {@code giveUp} holds: it is read
+     * first at each look, before the pipe, so whoever makes it hold and then unparks the waiting
+     * thread ends the wait, even if an item came meanwhile (a channel's consumer end closed from
+     * another thread while it waits for its source).
+     *
+     * @param deadline the {@link System#nanoTime()} by which it returns
+     * @param giveUp whether to stop waiting
+     * @return whether {@code next()} would not block; false when the deadline came first or {@code giveUp} held
+     * @throws InterruptedException if the waiting thread is interrupted (the pipe is left as it is)
+     */
+    boolean awaitReady(long deadline, java.util.function.BooleanSupplier giveUp) throws InterruptedException {
         long budget = consumerSpin.next();
         long start = System.nanoTime();
         boolean parked = false;
         for (int spins = 1; ; spins++) {
+            if (giveUp.getAsBoolean()) { // first: an item that came with the wake that says so is not the waiter's
+                return false;
+            }
             if (ended || state != OPEN || !queue.isEmpty()) {
                 consumerSpin.ended(start, budget, !parked);
                 return true;

@@ -253,7 +253,7 @@ class ChannelPullTest {
     }
 
     /** Waits, up to a deadline, until the thread is parked (there is no event for it, so its state is waited on). */
-    private static void awaitParked(Thread thread, String what) {
+    static void awaitParked(Thread thread, String what) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
         for (;;) {
             Thread.State state = thread.getState();
