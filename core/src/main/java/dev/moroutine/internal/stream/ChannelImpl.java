@@ -52,7 +52,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * pulls, never on two at once; an exception it throws ends the channel with that failure, unless
  * it says the wait was interrupted (the thread's interrupt status is set, or an
  * {@link InterruptedException} is among its causes): that interrupt was aimed at the consumer (its
- * task timed out, its worker stopped), which fails alone.
+ * task timed out, its worker stopped), which fails alone. But a {@link LiveStream} (another task's
+ * stream, a {@code map}'s, another channel's end) is cancelled by the interrupt of the thread
+ * waiting in it: it cannot go on for the others, so they fail with that cancellation rather than
+ * end as if it were exhausted.
  *
  * <h2>Lifecycle</h2>
  * The channel ends once: when the source is exhausted (every consumer then ends after its run),
@@ -324,6 +327,9 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
                 throw interrupted(); // waiting for a stream task's item: the task's pipe is left as it was
             } catch (Throwable e) {
                 if (sourcePipe == null && interruptedBy(e)) {
+                    if (source instanceof LiveStream<?>) { // its waiting consumer's interrupt cancelled it (see ItemSource)
+                        endChannel(sourceFailure(e)); // the others fail: they must not end as if it were exhausted
+                    }
                     CancellationException stopped = interrupted(); // aimed at this consumer: the source stays for the others
                     stopped.initCause(e);
                     throw stopped;
