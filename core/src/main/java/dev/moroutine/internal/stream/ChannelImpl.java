@@ -42,8 +42,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * item is unparked by the close and ends with nothing; an iterable's iterator cannot be woken, so
  * an end closed while it waits in there drops the item it gets.
  *
- * <p>A stream task's live stream is opened by the first pull (so the task runs when a consumer
- * first wants an item) and read through its {@link Pipe}: the holder of the lock waits with
+ * <p>A stream task's live stream is opened when the first consumer attaches (by the first pull
+ * instead when that attach finds the lock held, or runs on the source's worker; see
+ * {@code start()}) and read through its {@link Pipe}: the holder of the lock waits with
  * {@link Pipe#awaitReady}, which an interrupt ends without closing the pipe, so a consumer that is
  * stopped while it waits for the source (its task timed out, its worker stopped) fails alone and
  * the source goes on for the others. The source's items cross one lock hand-over between
@@ -67,7 +68,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * never attaches (its task was refused) is released when its execution completes. Reserving an
  * end of an ended channel throws; an end reserved as the channel ends finds it ended at its
  * first pull. The first to end it sets {@code ending} (one CAS): the exhaustion, or the failure. The source's live stream is closed by
- * whoever ends the channel; the first pull publishes it ({@code sourceStream}, volatile) and then
+ * whoever ends the channel; whoever opens it publishes it ({@code sourceStream}, volatile) and then
  * reads {@code ending}, and an ending writes {@code ending} and then reads {@code sourceStream}, so
  * one of the two closes it however they race.
  *
@@ -102,7 +103,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         }
     }
 
-    /** A {@link StreamTask} (run by the first pull) or an {@link Iterable}. */
+    /** A {@link StreamTask} (run when the first consumer attaches, or by the first pull) or an {@link Iterable}. */
     private final Object source;
     private final int highWaterMark;
     private final String name = "channel-" + CHANNELS.incrementAndGet();
@@ -112,7 +113,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
     private final AtomicInteger consumers = new AtomicInteger();
     /** A consumer has attached: from then on, the last one to close ends the channel. */
     private final AtomicBoolean started = new AtomicBoolean();
-    /** The source's items, once the first pull opened them; under {@code pulling}. */
+    /** The source's items, once opened; under {@code pulling}. */
     private Iterator<? extends T> items;
     /** A stream task's pipe, read directly (see the class comment); under {@code pulling}. */
     private Pipe<?> sourcePipe;
@@ -133,7 +134,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
     }
 
     /**
-     * Makes a channel over a stream task, run once, when a consumer first asks for an item.
+     * Makes a channel over a stream task, run once, when the first consumer attaches.
      *
      * @param source the task
      * @param highWaterMark the most items a consumer pulls at once
@@ -492,7 +493,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         return end;
     }
 
-    /** Where the first pull's {@code task.join()} runs the source; null for local items. */
+    /** Where {@code task.join()} runs the source (see {@code open()}); null for local items. */
     private Worker sourceWorker() {
         return source instanceof Call<?> task ? task.defaultWorker() : null;
     }
