@@ -44,7 +44,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>A stream task's live stream is opened when the first consumer attaches (by the first pull
  * instead when that attach finds the lock held, or runs on the source's worker; see
- * {@code start()}) and read through its {@link Pipe}: the holder of the lock waits with
+ * {@code start()}) and read through its {@link Pipe}, and so is a live stream given as the source
+ * that a pipe feeds (another task's stream: the channel claims it, so nothing else consumes it,
+ * and closes it when it ends): the holder of the lock waits with
  * {@link Pipe#awaitReady}, which an interrupt ends without closing the pipe, so a consumer that is
  * stopped while it waits for the source (its task timed out, its worker stopped) fails alone and
  * the source goes on for the others. The source's items cross one lock hand-over between
@@ -53,10 +55,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * pulls, never on two at once; an exception it throws ends the channel with that failure, unless
  * it says the wait was interrupted (the thread's interrupt status is set, or an
  * {@link InterruptedException} is among its causes): that interrupt was aimed at the consumer (its
- * task timed out, its worker stopped), which fails alone. But a {@link LiveStream} (another task's
- * stream, a {@code map}'s, another channel's end) is cancelled by the interrupt of the thread
- * waiting in it: it cannot go on for the others, so they fail with that cancellation rather than
- * end as if it were exhausted.
+ * task timed out, its worker stopped), which fails alone. But another {@link LiveStream} (a
+ * {@code map}'s, another channel's end) is cancelled by the interrupt of the thread waiting in it:
+ * it cannot go on for the others, so they fail with that cancellation rather than end as if it
+ * were exhausted.
  *
  * <h2>Lifecycle</h2>
  * The channel ends once: when the source is exhausted (every consumer then ends after its run),
@@ -103,7 +105,11 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         }
     }
 
-    /** A {@link StreamTask} (run when the first consumer attaches, or by the first pull) or an {@link Iterable}. */
+    /**
+     * A {@link StreamTask} (run when the first consumer attaches, or by the first pull) or an {@link Iterable}; a
+     * stream task's live stream, and a live stream given as the source that is fed by a pipe (another task's), are
+     * read through that pipe.
+     */
     private final Object source;
     private final int highWaterMark;
     private final String name = "channel-" + CHANNELS.incrementAndGet();
@@ -115,7 +121,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
     private final AtomicBoolean started = new AtomicBoolean();
     /** The source's items, once opened; under {@code pulling}. */
     private Iterator<? extends T> items;
-    /** A stream task's pipe, read directly (see the class comment); under {@code pulling}. */
+    /** The pipe of a stream task's live stream (or of one given as the source), read directly; under {@code pulling}. */
     private Pipe<?> sourcePipe;
     /** Null while the channel runs; then {@link #EXHAUSTED} or its failure, set once. */
     private volatile Object ending;
@@ -425,17 +431,18 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
     /** Opens the source, under {@code pulling}; false if the channel ended meanwhile (it then closed what it opened). */
     @SuppressWarnings("unchecked") // the constructors admit only sources of T
     private boolean open() {
-        if (source instanceof StreamTask<?> task) {
-            LiveStream<?> live = task.join();
-            sourceStream = live;
-            sourcePipe = (Pipe<?>) ((LiveStreamImpl<?>) live).source();
-            items = Collections.emptyIterator(); // opened: the pipe is read instead
-            if (ending != null) { // every consumer closed meanwhile: see the class comment
-                live.close();
-                return false;
-            }
-        } else {
+        LiveStreamImpl<?> live = source instanceof StreamTask<?> task ? (LiveStreamImpl<?>) task.join()
+                : source instanceof LiveStreamImpl<?> given && given.source() instanceof Pipe<?> ? given : null;
+        if (live == null) {
             items = ((Iterable<? extends T>) source).iterator();
+            return true;
+        }
+        sourcePipe = (Pipe<?>) live.claimSource(); // a live stream given as the source is consumed here only
+        sourceStream = live;
+        items = Collections.emptyIterator(); // opened: the pipe is read instead
+        if (ending != null) { // every consumer closed meanwhile: see the class comment
+            live.close();
+            return false;
         }
         return true;
     }

@@ -87,6 +87,18 @@ public final class LiveStreamImpl<T> implements LiveStream<T> {
         return source;
     }
 
+    /**
+     * Claims this stream, as its first consumption would, for a reader of its source: nothing else
+     * may consume it then.
+     *
+     * @return what it pulls
+     * @throws IllegalStateException if it is already being consumed
+     */
+    ItemSource claimSource() {
+        claim();
+        return source;
+    }
+
     private static final class Pulling<T> extends Spliterators.AbstractSpliterator<T> {
         private final ItemSource source;
 
