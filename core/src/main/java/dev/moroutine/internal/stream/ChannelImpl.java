@@ -40,7 +40,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * closed from another thread while its own pulls (a worker JVM's feeder, whose task has returned)
  * takes nothing more: once it has the lock it does not pull, and one waiting for a stream task's
  * item is unparked by the close and ends with nothing; an iterable's iterator cannot be woken, so
- * an end closed while it waits in there drops the item it gets.
+ * an end closed while it waits in there drops the item it gets. Nor is an end woken that is closed
+ * while it waits for the lock: it ends, with nothing, once the holder's pull has ended (an item
+ * came, or the channel ended).
  *
  * <p>A stream task's live stream is opened when the first consumer attaches (by the first pull
  * instead when that attach finds the lock held, or runs on the source's worker; see
@@ -64,7 +66,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The channel ends once: when the source is exhausted (every consumer then ends after its run),
  * when it fails (every consumer gets the failure, after the items it already pulled), when it was
  * misused (below), or when every consumer end reserved so far has closed ({@code consumers} falls
- * to zero: the source is then closed). An end is reserved, and counted, when a task that takes
+ * to zero once one has attached: the source is then closed). An end is reserved, and counted, when a task that takes
  * the channel is built ({@link #bind}), so the consumers of one batch all count before the first
  * runs: none finds the channel ended by another that took nothing and closed. A reserved end that
  * never attaches (its task was refused) is released when its execution completes. Reserving an
