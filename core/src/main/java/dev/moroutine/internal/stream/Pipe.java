@@ -10,6 +10,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.jctools.queues.atomic.SpscAtomicArrayQueue;
 
@@ -772,7 +773,7 @@ public final class Pipe<T> implements Emitter<T>, ItemSource {
      * @return whether {@code next()} would not block; false when the deadline came first or {@code giveUp} held
      * @throws InterruptedException if the waiting thread is interrupted (the pipe is left as it is)
      */
-    boolean awaitReady(long deadline, java.util.function.BooleanSupplier giveUp) throws InterruptedException {
+    boolean awaitReady(long deadline, BooleanSupplier giveUp) throws InterruptedException {
         long budget = consumerSpin.next();
         long start = System.nanoTime();
         boolean parked = false;
