@@ -32,17 +32,11 @@ class ChannelCloseWhilePullingTest {
         LiveStream<Integer> first = channel.join();
         LiveStream<Integer> second = channel.join(); // keeps the channel open
         try {
-            CompletableFuture<Boolean> hasNext = new CompletableFuture<>();
-            Thread pulling = Thread.ofPlatform().name("first-consumer").start(() -> {
-                try {
-                    hasNext.complete(first.iterator().hasNext());
-                } catch (Throwable e) {
-                    hasNext.completeExceptionally(e);
-                }
-            });
+            CompletableFuture<Object> hasNext = new CompletableFuture<>();
+            Thread pulling = ChannelPullTest.onOwnThread("first-consumer", () -> first.iterator().hasNext(), hasNext);
             ChannelPullTest.awaitParked(pulling, "the first consumer waits for the source's first item");
             first.close();
-            Boolean more;
+            Object more;
             try {
                 more = hasNext.get(WAIT_SECONDS, TimeUnit.SECONDS);
             } catch (TimeoutException e) {
@@ -50,7 +44,7 @@ class ChannelCloseWhilePullingTest {
                         + pulling.getState() + "); the contract says it returns END");
                 return;
             }
-            assertFalse(more);
+            assertEquals(false, more);
         } finally {
             gate.open().countDown();
             first.close();
@@ -71,18 +65,12 @@ class ChannelCloseWhilePullingTest {
             LiveStream<Integer> closed = channel.join();
             LiveStream<Integer> open = channel.join();
             try {
-                CompletableFuture<Boolean> hasNext = new CompletableFuture<>();
-                Thread pulling = Thread.ofPlatform().name("closed-consumer").start(() -> {
-                    try {
-                        hasNext.complete(closed.iterator().hasNext());
-                    } catch (Throwable e) {
-                        hasNext.completeExceptionally(e);
-                    }
-                });
+                CompletableFuture<Object> hasNext = new CompletableFuture<>();
+                Thread pulling = ChannelPullTest.onOwnThread("closed-consumer", () -> closed.iterator().hasNext(), hasNext);
                 ChannelPullTest.awaitParked(pulling, "the consumer waits for the source's first item");
                 closed.close(); // from this thread: another consumer is still open, so the source goes on
                 gate.open().countDown();
-                assertFalse(hasNext.get(WAIT_SECONDS, TimeUnit.SECONDS), "a closed end took an item");
+                assertEquals(false, hasNext.get(WAIT_SECONDS, TimeUnit.SECONDS), "a closed end took an item");
                 List<Integer> all;
                 try (open) {
                     all = open.toList();

@@ -47,7 +47,7 @@ class ChannelOverLiveStreamTest {
             LiveStream<Integer> second = channel.join();
             try {
                 CompletableFuture<Object> firstGot = new CompletableFuture<>();
-                Thread waiting = firstItemOn(first, firstGot);
+                Thread waiting = ChannelPullTest.onOwnThread("first-consumer", ChannelPullTest.firstItemOf(first), firstGot);
                 ChannelPullTest.awaitParked(waiting, "the first consumer waits inside the live stream");
                 waiting.interrupt(); // aimed at the first consumer only
                 assertInstanceOf(CancellationException.class, firstGot.get(WAIT_SECONDS, TimeUnit.SECONDS));
@@ -80,7 +80,7 @@ class ChannelOverLiveStreamTest {
             LiveStream<Integer> second = channel.join();
             try {
                 CompletableFuture<Object> firstGot = new CompletableFuture<>();
-                Thread waiting = firstItemOn(first, firstGot);
+                Thread waiting = ChannelPullTest.onOwnThread("first-consumer", ChannelPullTest.firstItemOf(first), firstGot);
                 ChannelPullTest.awaitParked(waiting, "the first consumer waits inside the map");
                 waiting.interrupt();
                 assertInstanceOf(CancellationException.class, firstGot.get(WAIT_SECONDS, TimeUnit.SECONDS));
@@ -97,16 +97,5 @@ class ChannelOverLiveStreamTest {
                 second.close();
             }
         }
-    }
-
-    /** Takes the first item of {@code end} on a thread of its own, then closes it; {@code got} holds the item, or what was thrown. */
-    private static Thread firstItemOn(LiveStream<Integer> end, CompletableFuture<Object> got) {
-        return Thread.ofPlatform().name("first-consumer").start(() -> {
-            try (end) {
-                got.complete(end.iterator().next());
-            } catch (Throwable e) {
-                got.complete(e);
-            }
-        });
     }
 }

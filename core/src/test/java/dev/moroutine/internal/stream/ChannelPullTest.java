@@ -16,6 +16,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -138,8 +139,8 @@ class ChannelPullTest {
 
     private void interruptOneOfTwo(ChannelImpl<Integer> channel, Gate gate, LiveStream<Integer> first, LiveStream<Integer> second,
             int round) throws Exception {
-        CompletableFuture<Object> firstGot = firstItemOn("first-consumer", first);
-        Thread waiting = consumerThread;
+        CompletableFuture<Object> firstGot = new CompletableFuture<>();
+        Thread waiting = onOwnThread("first-consumer", firstItemOf(first), firstGot);
         awaitParked(waiting, "the first consumer waits for the source's first item");
         CompletableFuture<List<Integer>> secondGot = new CompletableFuture<>();
         Thread behind = Thread.ofPlatform().name("second-consumer").start(() -> {
@@ -191,8 +192,8 @@ class ChannelPullTest {
         ChannelImpl<Integer> channel = new ChannelImpl<>(takes, 4);
         LiveStream<Integer> first = channel.join();
         LiveStream<Integer> second = channel.join();
-        CompletableFuture<Object> firstGot = firstItemOn("first-consumer", first);
-        Thread waiting = consumerThread;
+        CompletableFuture<Object> firstGot = new CompletableFuture<>();
+        Thread waiting = onOwnThread("first-consumer", firstItemOf(first), firstGot);
         awaitParked(waiting, "the first consumer waits inside the iterable");
         waiting.interrupt();
         Object failed = firstGot.get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -228,20 +229,24 @@ class ChannelPullTest {
         }
     }
 
-    /** The thread that {@link #firstItemOn} started last. */
-    private Thread consumerThread;
-
-    /** Takes the first item of {@code end} on a thread of its own, then closes it; the future holds the item, or what was thrown. */
-    private CompletableFuture<Object> firstItemOn(String name, LiveStream<Integer> end) {
-        CompletableFuture<Object> got = new CompletableFuture<>();
-        consumerThread = Thread.ofPlatform().name(name).start(() -> {
-            try (end) {
-                got.complete(end.iterator().next());
+    /** Runs {@code action} on a platform thread of its own; {@code got} holds what it returned, or what it threw. */
+    static Thread onOwnThread(String name, Callable<?> action, CompletableFuture<Object> got) {
+        return Thread.ofPlatform().name(name).start(() -> {
+            try {
+                got.complete(action.call());
             } catch (Throwable e) {
                 got.complete(e);
             }
         });
-        return got;
+    }
+
+    /** The first item of {@code end}, which is closed then, as {@link #onOwnThread} takes it. */
+    static Callable<Integer> firstItemOf(LiveStream<Integer> end) {
+        return () -> {
+            try (end) {
+                return end.iterator().next();
+            }
+        };
     }
 
     private static void await(CyclicBarrier barrier) {
