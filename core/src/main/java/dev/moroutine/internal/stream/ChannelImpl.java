@@ -33,8 +33,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * A consumer end ({@link ChannelEnd}) keeps the run it pulled last and hands it out; when that is
  * used up, it takes the lock and pulls the next run: from a {@link Collection}, whose iterator has
  * its items at hand, as many as {@code run} holds (the high-water mark), so the lock is taken
- * once a run; from a stream task, the next item (waiting for it) and those already queued
- * behind it, as many again; from any other {@link Iterable}, one item, because its next one may
+ * once a run; from a pipe (a stream task's, or that of another task's live stream given as the
+ * source), the next item (waiting for it) and those already queued behind it, as many again; from
+ * any other {@link Iterable}, one item, because its next one may
  * take a while and must not hold back the one already read. A consumer that closes early drops
  * the rest of its run: an item is never given to two consumers, so it cannot be taken back. An end
  * closed from another thread while its own pulls (a worker JVM's feeder, whose task has returned)
@@ -246,7 +247,7 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
 
         ChannelEnd(String description) {
             this.description = description;
-            this.run = new Object[source instanceof Collection<?> || source instanceof StreamTask<?> ? highWaterMark : 1];
+            this.run = new Object[source instanceof Collection<?> || readsPipe(source) ? highWaterMark : 1];
         }
 
         /**
@@ -430,11 +431,16 @@ public final class ChannelImpl<T> implements Channel<T>, Endpoint {
         }
     }
 
+    /** Whether the channel reads its source's pipe: a stream task's, or that of a live stream given as the source. */
+    private static boolean readsPipe(Object source) {
+        return source instanceof StreamTask<?> || source instanceof LiveStreamImpl<?> given && given.source() instanceof Pipe<?>;
+    }
+
     /** Opens the source, under {@code pulling}; false if the channel ended meanwhile (it then closed what it opened). */
     @SuppressWarnings("unchecked") // the constructors admit only sources of T
     private boolean open() {
-        LiveStreamImpl<?> live = source instanceof StreamTask<?> task ? (LiveStreamImpl<?>) task.join()
-                : source instanceof LiveStreamImpl<?> given && given.source() instanceof Pipe<?> ? given : null;
+        LiveStreamImpl<?> live = !readsPipe(source) ? null
+                : source instanceof StreamTask<?> task ? (LiveStreamImpl<?>) task.join() : (LiveStreamImpl<?>) source;
         if (live == null) {
             items = ((Iterable<? extends T>) source).iterator();
             return true;

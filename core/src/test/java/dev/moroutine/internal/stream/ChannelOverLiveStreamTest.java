@@ -2,13 +2,16 @@ package dev.moroutine.internal.stream;
 
 import static dev.moroutine.Moroutine.mo;
 import static dev.moroutine.Moroutine.workers;
+import static dev.moroutine.stream.Streaming.emitting;
 import static dev.moroutine.stream.Streaming.map;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.Mo1;
 import dev.moroutine.Pool;
 import dev.moroutine.TaskFailedException;
+import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.LiveStream;
+import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.testing.Stress;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -36,6 +39,38 @@ class ChannelOverLiveStreamTest {
         latch.await();
         return 1;
     });
+
+    /** Emits 0 to {@code count - 1} at once, says so, then holds its run until it is let go. */
+    static final StreamMo1<Held, Integer> emitsThenHolds = emitting((Held held, Emitter<Integer> out) -> {
+        for (int i = 0; i < held.count(); i++) {
+            out.emit(i);
+        }
+        held.emitted().countDown();
+        held.release().await();
+    });
+
+    /** What {@link #emitsThenHolds} emits, and the latches it counts down and waits for. */
+    record Held(CountDownLatch emitted, CountDownLatch release, int count) {}
+
+    @Test
+    void anotherTasksStreamIsPulledInRunsOfTheHighWaterMarkAsTheTaskItselfWouldBe() throws Exception {
+        Held held = new Held(new CountDownLatch(1), new CountDownLatch(1), 100);
+        LiveStream<Integer> upstream = emitsThenHolds.call(held).join();
+        ChannelImpl<Integer> channel = new ChannelImpl<>(upstream, 16);
+        LiveStream<Integer> first = channel.join();
+        LiveStream<Integer> second = channel.join();
+        try {
+            assertTrue(held.emitted().await(WAIT_SECONDS, TimeUnit.SECONDS), "the source did not emit its 100 items");
+            assertEquals(0, first.iterator().next());
+            assertEquals(16, second.iterator().next(), "the first consumer's pull takes the items queued in the live stream's"
+                    + " pipe up to the channel's high-water mark (16), so the second one's first item is the 17th");
+        } finally {
+            held.release().countDown();
+            first.close();
+            second.close();
+            upstream.close();
+        }
+    }
 
     @Test
     void aConsumerInterruptedWhileWaitingForALiveStreamDoesNotEndTheChannelQuietlyForTheOthers() throws Exception {
