@@ -703,8 +703,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
         boolean parked = false;
         try {
             for (int spins = 1; ; spins++) {
-                if (looksAgainLater && budget > 0) {
-                    lookAgainLater(); // next() found the queue empty just now
+                if (looksAgainLater && budget > 0 && !parked) {
+                    lookAgainLater(); // next() found the queue empty just now; after a park, the wake says an item came
                 }
                 Object item = queue.poll();
                 if (item != null) {
@@ -751,7 +751,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     }
 
     /**
-     * The consumer found the queue empty while it may spin: it looks again only after
+     * The consumer found the queue empty while it may spin (and has not parked: a wake says an item
+     * came): it looks again only after
      * {@link #LOOK_AGAIN_NANOS}, so that a producer that is emitting writes a few items into slots
      * the consumer is not reading. A consumer that read the head slot in a tight loop would take its
      * cache line back from the producer at each of the producer's writes, and every item would then
@@ -824,7 +825,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
             if (left <= 0) {
                 return false;
             }
-            if (looksAgainLater && budget > 0) {
+            if (looksAgainLater && budget > 0 && !parked) {
                 lookAgainLater();
             }
             if (!Waiting.pause(start, spins, Math.min(budget, left))) {

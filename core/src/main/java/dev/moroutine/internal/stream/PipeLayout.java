@@ -2,18 +2,17 @@ package dev.moroutine.internal.stream;
 
 /**
  * Where a {@link Pipe}'s fields lie, so that its producer and its consumer, running on two cores,
- * do not write to one cache line: each side's hot fields (those it writes at every item) get
- * lines of their own, with {@value #PAD_BYTES} bytes of padding on each side (two 64-byte lines,
- * as an adjacent-line prefetcher fetches them in pairs). HotSpot lays a superclass's fields before
- * its subclass's, so the chain of classes below fixes the order: producer fields, padding,
- * consumer fields, padding, then {@link Pipe}'s own fields, which both sides read and seldom write.
- * The padding is of bytes, as JCTools pads: HotSpot fills a gap a superclass's fields leave (after
- * a boolean, say) with the next class's fields, and a padding of longs would leave that gap to the
- * pipe's own.
- * Were the producer's count and the consumer's on one line, it would move between the cores at
- * every item, however seldom each side read the other's count. (JCTools pads its queues the same
- * way; {@code @Contended} is closed to libraries.) The fields are package-private only so that
- * {@link Pipe} can use them: nothing else does.
+ * do not write to one cache line: each side's own fields (its count, which it writes at every
+ * item) are followed by {@value #PAD_BYTES} bytes of padding (two 64-byte lines, as an
+ * adjacent-line prefetcher fetches them in pairs). HotSpot lays a superclass's fields before its
+ * subclass's, so the chain of classes below fixes the order: the producer's fields (right after the
+ * object header, which nobody writes), padding, the consumer's fields, padding, then {@link Pipe}'s
+ * own fields, which both sides read and seldom write. Were the producer's count and the consumer's
+ * on one line, it would move between the cores at every item, however seldom each side read the
+ * other's count. The padding is of bytes, as JCTools pads its queues: HotSpot fills a gap that a
+ * superclass's fields leave (after a boolean, say) with the next class's fields, so a padding of
+ * longs would leave that gap to the pipe's own fields. ({@code @Contended} is closed to libraries.)
+ * The fields are package-private only so that {@link Pipe} can use them: nothing else does.
  */
 final class PipeLayout {
 
@@ -22,7 +21,7 @@ final class PipeLayout {
 
     private PipeLayout() {}
 
-    /** Written by the producer at every item. */
+    /** The producer's own: only the producer writes them. */
     abstract static class ProducerFields {
         /** The one thread that may emit, claimed by the first emit. */
         Thread producer;
@@ -48,7 +47,7 @@ final class PipeLayout {
         private byte p112, p113, p114, p115, p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127;
     }
 
-    /** Written by the consumer at every item. */
+    /** The consumer's own: only the consumer writes them (and {@code acknowledge}, for a forwarding pipe's count). */
     abstract static class ConsumerFields extends ProducerPadding {
         /** Consumer's count of taken items, published to the producer. */
         volatile long consumed;
