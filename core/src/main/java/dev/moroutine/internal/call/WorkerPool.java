@@ -278,17 +278,26 @@ public final class WorkerPool implements Pool, WorkerGroup {
             }
         }
         Object[] results = new Object[futures.size()];
-        for (int i = 0; i < results.length; i++) {
+        RuntimeException[] failures = new RuntimeException[futures.size()];
+        // Last sent first: it is the likeliest to finish last, so the caller usually parks once for the
+        // batch instead of waking for each task while the workers still compute.
+        for (int i = results.length - 1; i >= 0; i--) {
             try {
                 results[i] = futures.get(i) instanceof Execution<? extends R> execution
                         ? Waiting.await(execution)
                         : futures.get(i).join(); // a stream, already open
             } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+                failures[i] = e;
+            }
+        }
+        for (RuntimeException e : failures) {
+            if (e == null) {
+                continue;
+            }
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
             }
         }
         if (failure != null) {
