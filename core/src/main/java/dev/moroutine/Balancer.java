@@ -10,6 +10,10 @@ import java.util.List;
  * and may be shared by several pools, so implementations must be thread-safe. It should be quick
  * and must not block: it sits on the dispatch path of every task. Tasks that were
  * {@linkplain Moroutine#assign assigned} to a worker do not reach the balancer.
+ *
+ * <p>A task placed by one of the built-in balancers may be run by an idle worker of the pool
+ * instead, when it waits at a worker that finishes nothing meanwhile (see {@link Moroutine#roundRobin()});
+ * a task placed by any other balancer runs where that balancer put it.
  */
 @FunctionalInterface
 public interface Balancer {

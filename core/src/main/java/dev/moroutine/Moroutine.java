@@ -146,6 +146,9 @@ public final class Moroutine {
 
     /**
      * Round robin: each task goes to the next worker in index order. Ignores load. The default.
+     * As with {@link #leastBusy()}, an idle worker of the pool may take a task that waits at a
+     * worker which has finished nothing since it last looked (a long task, a thread that does not
+     * run): each task runs once, on one worker or the other.
      *
      * @return a new balancer
      */

@@ -33,6 +33,17 @@ public final class Balancers {
         return new LeastBusy();
     }
 
+    /**
+     * Whether {@code balancer} only spreads load, so that an idle worker may run a task it placed
+     * elsewhere: the built-in ones do; a user's balancer may place deliberately (by key, say).
+     *
+     * @param balancer a pool's balancer
+     * @return whether it is one of the built-in balancers
+     */
+    static boolean spreadsLoad(Balancer balancer) {
+        return balancer instanceof RoundRobin || balancer instanceof LeastBusy;
+    }
+
     private static final class RoundRobin implements Balancer {
         private final PaddedCounter next = new PaddedCounter();
 

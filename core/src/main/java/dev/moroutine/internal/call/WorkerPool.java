@@ -7,6 +7,7 @@ import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.internal.dispatch.Execution;
+import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.ThreadWorker;
 import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.internal.dispatch.Worker;
@@ -75,12 +76,15 @@ public final class WorkerPool implements Pool, WorkerGroup {
     private final String name;
     /** Replaced, never modified, by {@link #addWorker} and {@link #removeWorker}, under {@code this}. */
     private volatile Worker[] workers;
-    private volatile List<WorkerHandle> handles;
+    /** Empty while the constructor starts the workers, whose threads may already ask for it. */
+    private volatile List<WorkerHandle> handles = List.of();
     /** {@code workers} and the removed ones not yet seen stopped; replaced under {@code this}. */
     private Worker[] members;
     /** The index the next added worker gets; under {@code this}. */
     private int nextIndex;
     private final Balancer balancer;
+    /** Whether idle workers may take unassigned tasks waiting at others: see {@link #sharesWork}. */
+    private final boolean spreadsLoad;
     private final Duration shutdownTimeout;
     private final Duration taskTimeout;
     private final int highWaterMark;
@@ -124,6 +128,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
             Duration taskTimeout, Backend backend) {
         this.name = threadNamePrefix != null ? threadNamePrefix : "moroutine-pool-" + POOLS.incrementAndGet();
         this.balancer = balancer;
+        this.spreadsLoad = Balancers.spreadsLoad(balancer);
         this.shutdownTimeout = shutdownTimeout;
         this.taskTimeout = taskTimeout;
         this.highWaterMark = highWaterMark;
@@ -398,6 +403,11 @@ public final class WorkerPool implements Pool, WorkerGroup {
     @Override
     public Duration taskTimeout() {
         return taskTimeout;
+    }
+
+    @Override
+    public boolean sharesWork(Invocation invocation) {
+        return spreadsLoad && handles.size() > 1 && invocation instanceof Call<?> call && call.assigned() == null;
     }
 
     /**

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeoutException;
  * <h2>Stopping a running execution</h2>
  * <pre>
  * QUEUED ──its worker takes it──► RUNNING ──the worker leaves it──► ENDED
+ *   └──stealable: one worker claims it──► CLAIMED ──► RUNNING
  *                                   └──a stopper interrupts it──► INTERRUPTING ──interrupt sent──► INTERRUPTED
  * </pre>
  * A stopper ({@code cancel(true)}, the timeout, a force-stop, a stream consumer that closes) first
@@ -39,6 +40,13 @@ import java.util.concurrent.TimeoutException;
  * stopper got there first, it waits for INTERRUPTED, and {@link ThreadWorker} clears the interrupt
  * after every task. So an interrupt aimed at one execution never reaches the next one on that
  * thread, and a worker that completes an execution without a timeout itself pays no CAS.
+ *
+ * <p>A stealable execution waits in its worker's queue, where an idle worker of the same pool may
+ * also find it (see {@link ThreadWorker}). Its worker and any such thief claim it with a CAS from
+ * QUEUED to CLAIMED, so exactly one runs it; the one that wins writes itself as the execution's
+ * worker before it writes RUNNING, so a stopper that sees RUNNING interrupts the thread that runs
+ * it. A stopper treats CLAIMED as QUEUED: the worker's check after RUNNING skips an execution
+ * completed meanwhile.
  *
  * <p>The timer is the one stopper that goes on when it loses the race: a future completed from
  * outside ({@code cancel(false)}, {@code complete}, {@code orTimeout}, or a stopper that does not
@@ -56,6 +64,8 @@ public final class Execution<R> extends CompletableFuture<R> {
     private static final int INTERRUPTING = 2;
     private static final int INTERRUPTED = 3;
     private static final int ENDED = 4;
+    /** Taken by a worker that is not yet RUNNING it: its stopper leaves it to the worker's isDone() check. */
+    private static final int CLAIMED = 5;
 
     private static final VarHandle RUN_STATE;
 
@@ -70,13 +80,18 @@ public final class Execution<R> extends CompletableFuture<R> {
     private final Invocation invocation;
     /** One binding per argument position that is an {@link Endpoint} (and one past them for an output); null if none. */
     private final Endpoint.Binding[] bindings;
-    /** Written by the dispatching thread before the queue hand-off (again for each worker a batch offers it to, if one refuses it). */
+    /**
+     * Written by the dispatching thread before the queue hand-off (again for each worker a batch
+     * offers it to, if one refuses it), and by a worker that takes it from another ({@link #claim}).
+     */
     private Worker worker;
     /**
      * 0 (QUEUED) until its worker takes it, then RUNNING and on. Left at its default rather than set
      * to a constant: an initializer would be a volatile store, a full fence in every dispatch.
      */
     private volatile int runState;
+    /** Whether another worker of the pool may take it while it waits: written before the queue hand-off. */
+    private boolean stealable;
     /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */
     private AbortController stopSignal;
 
@@ -243,6 +258,36 @@ public final class Execution<R> extends CompletableFuture<R> {
      */
     public Worker worker() {
         return worker;
+    }
+
+    /**
+     * Lets an idle worker of its pool take this execution while it waits, unless it binds endpoints
+     * (which were told where it runs); before the queue hand-off, by the dispatching thread.
+     *
+     * @return whether it may be taken
+     */
+    boolean allowStealing() {
+        stealable = bindings == null;
+        return stealable;
+    }
+
+    /** Whether workers race to {@link #claim} it: its own worker claims it too before running it. */
+    boolean stealable() {
+        return stealable;
+    }
+
+    /**
+     * Takes a stealable execution for {@code taker}: its own worker or, while it waits, another of its pool.
+     *
+     * @param taker the worker that runs it if this returns true
+     * @return whether {@code taker} runs it: nobody took it first
+     */
+    boolean claim(Worker taker) {
+        if (!RUN_STATE.compareAndSet(this, 0, CLAIMED)) {
+            return false;
+        }
+        worker = taker; // before RUNNING: a stopper that sees RUNNING interrupts the taker's thread
+        return true;
     }
 
     /**

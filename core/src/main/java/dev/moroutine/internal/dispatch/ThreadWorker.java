@@ -1,11 +1,15 @@
 package dev.moroutine.internal.dispatch;
 
 import dev.moroutine.WorkerDiedException;
+import dev.moroutine.WorkerHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
@@ -28,6 +32,28 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * must wake the thread. A dispatch made in {@link DeferredWakes#defer} leaves that read of
  * {@code parked} (and the unpark) to the batch's {@link DeferredWakes#wakeAll()}: read later, it
  * sees the park as surely.
+ *
+ * <h2>Sharing work</h2>
+ * In a pool whose balancer only spreads load ({@link WorkerGroup#sharesWork}), an unassigned
+ * execution that binds no endpoint is <em>shared</em>: besides the queue, its dispatch puts it in
+ * {@code shared}, a small array, at the slot of its admission number (a newer one overwrites an
+ * older one, which then simply stays with this worker). An idle thread looks at its siblings when it
+ * runs out of work, every {@link #SPINS_PER_LOOK} spins while it waits, and once more before it
+ * parks. From a sibling that has finished nothing since the previous look (it is in a long task, or
+ * its thread is not running), it takes the newest shared execution that waits behind the running
+ * one. The owner and the taker both {@linkplain Execution#claim claim} a shared execution before
+ * they run it, so exactly one of them does; the owner skips one that a sibling claimed. A taken
+ * execution runs on the taker as its own would, except that it stays counted at its owner: the
+ * taker adds it to the owner's {@code takenBySiblings} before it completes it, so that whoever sees
+ * it complete sees the owner's {@link #activeCount()} without it. It names the taker as its worker,
+ * so a stopper interrupts the thread that runs it. A stopping worker takes nothing; a forced stop cancels what its queue holds, including an
+ * execution a sibling runs (which that sibling's own stop interrupts). A thread that parks while
+ * a sibling has unfinished work parks for {@link #LOOK_AGAIN_NANOS} only, then looks again. With
+ * every sibling idle it parks until woken (an idle pool costs nothing), as {@link #PARKED_ALL_IDLE}:
+ * a shared dispatch to a sibling whose thread is awake (it may be in a long task) then wakes it
+ * too. The same pairing as for parking holds: the thread sets {@code parked}, then reads its
+ * siblings' queues; the dispatch offers, fences, then reads {@code parked}. The array is emptied
+ * before each park, so that it keeps no finished execution (and its result) alive.
  *
  * <h2>Idle dedicated workers</h2>
  * A dedicated worker (no pool) parks for at most the {@link IdleTimeout}. When that passes with
@@ -90,6 +116,12 @@ public final class ThreadWorker implements Worker {
     /** How long a caller of this worker spins for an answer before parking. */
     private static final int CALLER_SPIN_NANOS = 20_000;
     private static final int QUEUE_CHUNK = 256;
+    /** How many of the last shared executions dispatched here an idle sibling can find: a power of two. */
+    private static final int SHARED_SLOTS = 64;
+    /** How often (in spins) an idle thread looks for shared work at its siblings. */
+    private static final int SPINS_PER_LOOK = 32;
+    /** How long an idle thread parks while a sibling has work, before it looks at it again. */
+    private static final long LOOK_AGAIN_NANOS = 1_000_000;
 
     private static final int OPEN = 0;
     private static final int DRAINING = 1;
@@ -97,6 +129,11 @@ public final class ThreadWorker implements Worker {
 
     /** {@code parked} of a dedicated worker whose thread ended idle; the next dispatch starts one. */
     private static final int RETIRED = 2;
+    /**
+     * {@code parked} of a pool's thread that parked while no sibling had work: a shared dispatch to a
+     * sibling that is awake wakes it too (see "Sharing work"), as a dispatch to this worker does.
+     */
+    private static final int PARKED_ALL_IDLE = 3;
 
     private static final int WORKING = 0;
     private static final int INTERRUPTING = 1;
@@ -130,6 +167,26 @@ public final class ThreadWorker implements Worker {
     private final Consumer<Thread> starter;
     /** Told by the worker's thread each time it leaves an execution it took; null for none. */
     private final Leaving leaving;
+    /**
+     * The last shared executions dispatched here, each in the slot of its admission number, where
+     * idle siblings find them; null for a worker without a pool or with a {@code leaving} hook.
+     */
+    private final AtomicReferenceArray<Execution<?>> shared;
+    /** The sibling whose execution {@link #idle()} returned, else null; the worker thread's own. */
+    private ThreadWorker fromSibling;
+    /** The sibling whose execution the thread runs now, else null; the worker thread's own. */
+    private ThreadWorker runningFor;
+    /** Whether that execution is counted at its sibling yet; the worker thread's own. */
+    private boolean countedThere;
+    /** Counts the execution this thread runs for a sibling there: its {@code beforeCompletion}. */
+    private final Runnable countThere = () -> {
+        runningFor.takenBySiblings.getAndAdd(1L);
+        countedThere = true;
+    };
+    /** What this thread saw of each sibling at its last look, by index (see {@link #takeFromSibling}); its own. */
+    private long[] lastLook = new long[0];
+    /** Whether a sibling had unfinished work at this thread's last look; its own. */
+    private boolean siblingBusy;
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
@@ -138,6 +195,8 @@ public final class ThreadWorker implements Worker {
      * a line of its own, because every dispatch bumps it while the worker reads the lifecycle.
      */
     private final PaddedCounter admitted = new PaddedCounter();
+    /** Executions of this worker's queue that siblings ran, counted before each completes (see {@link #activeCount()}). */
+    private final PaddedCounter takenBySiblings = new PaddedCounter();
     private volatile Thread thread;
     /** The current thread's hand-shake with a forced stop's interrupt: see the class comment. */
     private volatile int exit = WORKING;
@@ -181,6 +240,7 @@ public final class ThreadWorker implements Worker {
         this.group = group;
         this.starter = starter;
         this.leaving = leaving;
+        this.shared = group != null && leaving == null ? new AtomicReferenceArray<>(SHARED_SLOTS) : null;
     }
 
     /** What a worker's thread tells when it leaves an execution. */
@@ -221,7 +281,7 @@ public final class ThreadWorker implements Worker {
     @Override
     public void dispatch(Execution<?> execution) {
         execution.sentTo(this); // may refuse the execution: before it is admitted, so it is never awaited
-        admitted.getAndAdd(1L);
+        long number = admitted.getAndAdd(1L);
         if (lifecycle != OPEN) {
             admitted.getAndAdd(-1L);
             wake(); // a stopping thread may be waiting for this dispatch to offer
@@ -234,7 +294,11 @@ public final class ThreadWorker implements Worker {
             wake();
             throw failed;
         }
+        boolean share = shared != null && group.sharesWork(execution.invocation()) && execution.allowStealing();
         queue.offer(execution);
+        if (share) {
+            shared.setRelease((int) number & (SHARED_SLOTS - 1), execution);
+        }
         // The element store is a release store; without a full fence the lifecycle read below could
         // be satisfied before it is visible, and a forceStop() that misses the element would not be
         // seen here either.
@@ -242,14 +306,18 @@ public final class ThreadWorker implements Worker {
         if (lifecycle == STOPPED) {
             execution.cancel(stopReason + " before this task started");
         }
+        boolean busy = share && parked == 0; // this thread may be in a long task: a sibling should look
         if (!DeferredWakes.deferred(this)) {
             wake(); // even when cancelled: a stopping thread may be waiting to take it
+        }
+        if (busy) {
+            wakeSiblingParkedAllIdle();
         }
     }
 
     void wake() {
         int sleep = parked;
-        if (sleep == 1 && PARKED.compareAndSet(this, 1, 0)) {
+        if ((sleep == 1 || sleep == PARKED_ALL_IDLE) && PARKED.compareAndSet(this, sleep, 0)) {
             LockSupport.unpark(thread);
         } else if (sleep == RETIRED && PARKED.compareAndSet(this, RETIRED, 0)) {
             restart();
@@ -301,7 +369,7 @@ public final class ThreadWorker implements Worker {
 
     @Override
     public int activeCount() {
-        long done = progress.completed();
+        long done = progress.completed() + takenBySiblings.get();
         return (int) Math.max(0, queue.currentProducerIndex() - done);
     }
 
@@ -464,18 +532,27 @@ public final class ThreadWorker implements Worker {
                     continue;
                 }
             }
+            // An execution is counted where it was queued: by this thread, or by the sibling that ran it.
+            ThreadWorker owner = fromSibling;
+            fromSibling = null;
+            if (owner == null && execution.stealable() && !execution.claim(this)) {
+                continue; // a sibling runs it, and counts it here
+            }
+            runningFor = owner;
+            countedThere = false;
+            Runnable count = owner == null ? markTaken : countThere;
             progress.current = execution;
             long before = progress.taken;
             try {
                 if (lifecycle == STOPPED) {
-                    progress.markTaken();
+                    count.run();
                     execution.cancel(stopReason + " before this task started");
                 } else {
-                    execution.run(context, markTaken);
+                    execution.run(context, count);
                 }
             } catch (VirtualMachineError error) {
-                if (progress.taken == before) {
-                    progress.markTaken();
+                if (owner == null ? progress.taken == before : !countedThere) {
+                    count.run();
                 }
                 return new Death(execution, error, Thread.currentThread().getName());
             } finally {
@@ -508,24 +585,36 @@ public final class ThreadWorker implements Worker {
     }
 
     private Execution<?> idle() {
+        Execution<?> execution = takeFromSibling();
+        if (execution != null) {
+            return execution;
+        }
         long budget = idleSpin.next();
         long start = System.nanoTime();
-        Execution<?> execution;
         for (int spins = 1; (execution = queue.relaxedPoll()) == null; spins++) {
+            if (spins % SPINS_PER_LOOK == 0 && (execution = takeFromSibling()) != null) {
+                break;
+            }
             if (!awaitingWork() || !Waiting.pause(start, spins, budget)) {
                 break;
             }
         }
         idleSpin.ended(start, budget, execution != null);
-        if (execution != null || !awaitingWork()) {
+        if (execution != null || !awaitingWork() || (execution = takeFromSibling()) != null) {
             return execution;
         }
         // A stray interrupt would make park() return at once, turning the idle worker into a spinner.
         Thread.interrupted();
-        parked = 1;
+        boolean watch = siblingBusy;
+        parked = shared != null && !watch ? PARKED_ALL_IDLE : 1;
         execution = queue.poll();
         if (execution == null && awaitingWork()) {
-            if (group != null) {
+            forgetShared();
+            // After publishing PARKED_ALL_IDLE: a shared dispatch that did not see it is seen here.
+            watch |= shared != null && anySiblingBusy();
+            if (watch) {
+                LockSupport.parkNanos(this, LOOK_AGAIN_NANOS); // a sibling may get stuck: look again then
+            } else if (group != null) {
                 LockSupport.park(this);
             } else {
                 LockSupport.parkNanos(this, IdleTimeout.nanos());
@@ -533,6 +622,96 @@ public final class ThreadWorker implements Worker {
         }
         parked = 0;
         return execution;
+    }
+
+    /**
+     * A shared execution that waits at a sibling of this worker's pool which has had unfinished
+     * work and finished nothing since this thread's previous look (it is in a long task, or its
+     * thread is not running), claimed for this worker (the sibling is kept in {@link #fromSibling});
+     * null if none. A sibling that is getting through its tasks keeps them: taking from it would only move
+     * cache lines between cores, and make a batch of short tasks slower.
+     */
+    private Execution<?> takeFromSibling() {
+        if (shared == null || lifecycle != OPEN) {
+            return null;
+        }
+        siblingBusy = false;
+        List<WorkerHandle> all = group.workers();
+        if (lastLook.length < all.size()) {
+            lastLook = Arrays.copyOf(lastLook, all.size());
+        }
+        for (WorkerHandle other : all) {
+            if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null && sibling.index < lastLook.length) {
+                long sent = sibling.queue.currentProducerIndex();
+                long ranThere = sibling.progress.completed();
+                long completed = ranThere + sibling.takenBySiblings.get();
+                long unfinished = sent - completed;
+                // The finished count, shifted one bit up, and whether it had unfinished work then (0: never looked).
+                long look = completed << 1 | (unfinished > 0 ? 1 : 0);
+                boolean stuck = lastLook[sibling.index] == look && unfinished > 0;
+                siblingBusy |= unfinished > 0;
+                lastLook[sibling.index] = look;
+                Execution<?> taken = stuck ? sibling.giveWaiting(this, sent - ranThere) : null;
+                if (taken != null) {
+                    fromSibling = sibling;
+                    return taken;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Claims for {@code taker} one of the shared executions among the last {@code notRunHere}
+     * dispatched here (those this worker's thread has not finished, some of which siblings may have
+     * taken), newest first: this worker's thread takes the oldest first, so the newest are the
+     * likeliest still unclaimed, and one it claimed (running here, say) means that those before it
+     * are taken too.
+     */
+    private Execution<?> giveWaiting(ThreadWorker taker, long notRunHere) {
+        long newest = admitted.get() - 1;
+        for (long back = 0; back < Math.min(notRunHere, SHARED_SLOTS); back++) {
+            int slot = (int) (newest - back) & (SHARED_SLOTS - 1);
+            Execution<?> candidate = shared.getAcquire(slot);
+            if (candidate == null) {
+                continue; // taken by another sibling, or a task that stays here
+            }
+            boolean claimed = candidate.claim(taker);
+            shared.compareAndSet(slot, candidate, null);
+            return claimed ? candidate : null;
+        }
+        return null;
+    }
+
+    /** Whether a sibling has work it has not finished: one of them may get stuck in it. */
+    private boolean anySiblingBusy() {
+        for (WorkerHandle other : group.workers()) {
+            if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null
+                    && sibling.queue.currentProducerIndex() - sibling.progress.completed() - sibling.takenBySiblings.get() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Wakes one sibling that parked while nobody had work, so that it looks at this worker again. */
+    private void wakeSiblingParkedAllIdle() {
+        for (WorkerHandle other : group.workers()) {
+            if (other != this && other instanceof ThreadWorker sibling && sibling.parked == PARKED_ALL_IDLE
+                    && PARKED.compareAndSet(sibling, PARKED_ALL_IDLE, 0)) {
+                LockSupport.unpark(sibling.thread);
+                return;
+            }
+        }
+    }
+
+    /** Empties {@link #shared} before parking, so that it keeps no finished execution (and its result) alive. */
+    private void forgetShared() {
+        if (shared != null) {
+            for (int i = 0; i < SHARED_SLOTS; i++) {
+                shared.setPlain(i, null);
+            }
+        }
     }
 
     /**

@@ -23,8 +23,9 @@ public non-sealed interface Worker extends WorkerHandle {
      * Queues an execution, or refuses it. Never blocks, takes no lock. It first calls
      * {@link Execution#sentTo} (which records the worker, and refuses an execution that would wait
      * for itself there), and {@link Execution#admitted} once it accepts the execution, before
-     * queueing it. The worker runs its executions one at a time, in the order they were queued, and
-     * completes every one it accepted exactly once (run, failed, or cancelled when it stops), also
+     * queueing it. The worker runs its executions one at a time, in the order they were queued (a
+     * thread worker may leave one that its pool {@linkplain WorkerGroup#sharesWork shares} to an idle
+     * sibling, which then runs it instead), and completes every one it accepted exactly once (run, failed, or cancelled when it stops), also
      * one whose run rethrew a {@link VirtualMachineError} without completing it. A run's
      * bookkeeping ({@code Execution.run}'s {@code beforeCompletion}) takes it out of
      * {@link #activeCount()} before its future completes, so whoever sees a task complete sees the

@@ -1,6 +1,8 @@
 package dev.moroutine.internal.dispatch;
 
+import dev.moroutine.WorkerHandle;
 import java.time.Duration;
+import java.util.List;
 
 /** What a pool sets for every task run by its workers; a dedicated worker has none (the defaults hold). */
 public interface WorkerGroup {
@@ -18,4 +20,26 @@ public interface WorkerGroup {
      * @return the timeout, or null for none
      */
     Duration taskTimeout();
+
+    /**
+     * The group's workers now: where an idle thread worker looks for {@linkplain #sharesWork shared}
+     * tasks waiting at the others.
+     *
+     * @return the workers, empty while the group starts them
+     */
+    default List<WorkerHandle> workers() {
+        return List.of();
+    }
+
+    /**
+     * Whether an idle worker of this group may run {@code invocation} in place of the worker it was
+     * sent to, while it waits there behind another task: the group's balancer only spreads load
+     * (round robin, least busy), it has more than one worker, and nobody assigned the task to its worker.
+     *
+     * @param invocation a task being dispatched to one of the group's workers
+     * @return whether another worker may take it
+     */
+    default boolean sharesWork(Invocation invocation) {
+        return false;
+    }
 }

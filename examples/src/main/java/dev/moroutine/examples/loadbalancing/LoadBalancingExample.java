@@ -17,8 +17,9 @@ import java.util.concurrent.Semaphore;
 
 /**
  * Round robin vs least busy with variable-cost tasks: every other task is 20 times heavier. Round
- * robin ignores load and hands all the heavy tasks to the same worker; least busy sends each task
- * to the worker with the fewest in-flight tasks, so the heavy ones spread out.
+ * robin ignores load and places all the heavy tasks on the same worker, where the idle worker takes
+ * some of those waiting; least busy sends each task to the worker with the fewest in-flight tasks,
+ * so the heavy ones spread out as they arrive. The tallies say where each task ran.
  *
  * <p>The tasks arrive like requests from a client that keeps at most {@value #IN_FLIGHT} in
  * flight. A balancer places each task when it arrives, and least busy counts tasks, not their
