@@ -8,11 +8,15 @@ import static dev.moroutine.Moroutine.workers;
 import static dev.moroutine.testing.WorkerThreads.threadOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.moroutine.internal.call.WorkerPool;
+import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.testing.Stress;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +24,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -137,6 +142,88 @@ class WorkSharingTest {
             CompletableFuture<Boolean> blocker = block(pool, blocked, gate);
             turnRoundRobinTo(pool, blocked);
             assertSame(threadOf(idle), pool.submit(whereAmI.call()).get(30, TimeUnit.SECONDS));
+            assertFalse(blocker.isDone());
+        }
+    }
+
+    /**
+     * A pool whose balancer is the user's shares no work, so its idle worker has nothing to look
+     * for at a busy sibling: it parks until woken, rather than looking again every millisecond.
+     */
+    @Test
+    void anIdleWorkerOfAPoolThatSharesNothingParksUntilWoken() throws Exception {
+        Balancer first = (all, task) -> all.getFirst();
+        CountDownLatch gate = new CountDownLatch(1);
+        try (Pool pool = workers(2, PoolOptions.defaults().withBalancer(first)); Release _ = gate::countDown) {
+            WorkerHandle busy = pool.workers().get(0);
+            WorkerHandle idle = pool.workers().get(1);
+            block(pool, busy, gate);
+            assertSame(threadOf(idle), pool.run(assign(idle, whereAmI.call())));
+            awaitParked(threadOf(idle));
+        }
+    }
+
+    /**
+     * A pool whose workers came and went (indices 1 and 2 for two workers): the idle worker takes
+     * tasks waiting behind the blocked one as in any pool.
+     */
+    @Test
+    void tasksWaitingAtAWorkerWithAnIndexPastThePoolSizeAreTaken() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (WorkerPool pool = new WorkerPool(2, roundRobin(), null, null, 16, null, WorkerPool.THREADS);
+                Release _ = gate::countDown) {
+            Worker gone = (Worker) pool.workers().get(0);
+            assertTrue(pool.removeWorker(gone));
+            gone.forceStop("it left");
+            assertTrue(gone.awaitStopped(10, TimeUnit.SECONDS));
+            Worker added = pool.addWorker(WorkerPool.THREADS);
+            assertEquals(2, added.index());
+            WorkerHandle idle = pool.workers().get(0);
+            assertEquals(1, idle.index());
+            CompletableFuture<Boolean> blocker = block(pool, added, gate);
+            List<CompletableFuture<Thread>> sent = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                sent.add(pool.submit(whereAmI.call()));
+            }
+            for (CompletableFuture<Thread> task : sent) {
+                assertSame(threadOf(idle), task.get(20, TimeUnit.SECONDS), "every task ran on the idle worker");
+            }
+            assertFalse(blocker.isDone());
+        }
+    }
+
+    static final Mo1<Integer, Integer> recurse = mo(WorkSharingTest::deep);
+
+    private static int deep(int n) {
+        return n == Integer.MIN_VALUE ? n : deep(n + 1) + 1;
+    }
+
+    /**
+     * A task sent to a blocked worker runs on its idle sibling: whoever sees it complete sees the
+     * owner's activeCount without it, also when it overflows its stack and kills the sibling's
+     * thread (which is replaced, and takes tasks again).
+     */
+    @Test
+    void aTakenTaskIsCountedAtItsOwnerAlsoWhenItKillsTheTaker() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (Pool pool = workers(2); Release _ = gate::countDown) {
+            WorkerHandle blocked = pool.workers().get(0);
+            WorkerHandle idle = pool.workers().get(1);
+            CompletableFuture<Boolean> blocker = block(pool, blocked, gate);
+            for (int round = 0; round < 10; round++) {
+                turnRoundRobinTo(pool, blocked);
+                assertSame(threadOf(idle), pool.submit(whereAmI.call()).get(30, TimeUnit.SECONDS));
+                assertEquals(1, blocked.activeCount(), "round " + round);
+                Thread taker = threadOf(idle);
+                turnRoundRobinTo(pool, blocked);
+                CompletableFuture<Integer> dying = pool.submit(recurse.call(0));
+                ExecutionException failed = assertThrows(ExecutionException.class, () -> dying.get(30, TimeUnit.SECONDS));
+                WorkerDiedException died = assertInstanceOf(WorkerDiedException.class, failed.getCause());
+                assertTrue(died.getMessage().startsWith(taker.getName() + " died"), died.getMessage());
+                assertEquals(1, blocked.activeCount(), "round " + round);
+                assertEquals(0, idle.activeCount(), "round " + round);
+                assertNotSame(taker, threadOf(idle));
+            }
             assertFalse(blocker.isDone());
         }
     }

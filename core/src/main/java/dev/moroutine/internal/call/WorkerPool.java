@@ -406,8 +406,13 @@ public final class WorkerPool implements Pool, WorkerGroup {
     }
 
     @Override
+    public boolean sharesAnyWork() {
+        return spreadsLoad && handles.size() > 1;
+    }
+
+    @Override
     public boolean sharesWork(Invocation invocation) {
-        return spreadsLoad && handles.size() > 1 && invocation instanceof Call<?> call && call.assigned() == null;
+        return sharesAnyWork() && invocation instanceof Call<?> call && call.assigned() == null;
     }
 
     /**

@@ -271,6 +271,11 @@ public final class Execution<R> extends CompletableFuture<R> {
         return stealable;
     }
 
+    /** Whether a worker has claimed (or run) it: it no longer waits to be taken. */
+    boolean claimed() {
+        return runState != 0;
+    }
+
     /** Whether workers race to {@link #claim} it: its own worker claims it too before running it. */
     boolean stealable() {
         return stealable;

@@ -5,7 +5,6 @@ import dev.moroutine.WorkerHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -37,23 +36,29 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * In a pool whose balancer only spreads load ({@link WorkerGroup#sharesWork}), an unassigned
  * execution that binds no endpoint is <em>shared</em>: besides the queue, its dispatch puts it in
  * {@code shared}, a small array, at the slot of its admission number (a newer one overwrites an
- * older one, which then simply stays with this worker). An idle thread looks at its siblings when it
- * runs out of work, every {@link #SPINS_PER_LOOK} spins while it waits, and once more before it
- * parks. From a sibling that has finished nothing since the previous look (it is in a long task, or
- * its thread is not running), it takes the newest shared execution that waits behind the running
- * one. The owner and the taker both {@linkplain Execution#claim claim} a shared execution before
- * they run it, so exactly one of them does; the owner skips one that a sibling claimed. A taken
- * execution runs on the taker as its own would, except that it stays counted at its owner: the
- * taker adds it to the owner's {@code takenBySiblings} before it completes it, so that whoever sees
- * it complete sees the owner's {@link #activeCount()} without it. It names the taker as its worker,
- * so a stopper interrupts the thread that runs it. A stopping worker takes nothing; a forced stop cancels what its queue holds, including an
- * execution a sibling runs (which that sibling's own stop interrupts). A thread that parks while
- * a sibling has unfinished work parks for {@link #LOOK_AGAIN_NANOS} only, then looks again. With
- * every sibling idle it parks until woken (an idle pool costs nothing), as {@link #PARKED_ALL_IDLE}:
- * a shared dispatch to a sibling whose thread is awake (it may be in a long task) then wakes it
- * too. The same pairing as for parking holds: the thread sets {@code parked}, then reads its
- * siblings' queues; the dispatch offers, fences, then reads {@code parked}. The array is emptied
- * before each park, so that it keeps no finished execution (and its result) alive.
+ * older one, which then simply stays with this worker). An idle thread of a pool that shares work
+ * looks at its siblings when it runs out of work, every {@link #SPINS_PER_LOOK} spins while it
+ * waits, and once more before it parks. From a sibling that had unfinished work and has finished
+ * nothing since the previous look (it is in a long task, or its thread is not running), it takes
+ * the newest shared execution that waits there; if the newest slot holds one already claimed (by
+ * the owner, or another taker), it gives up until its next look. The owner and the taker both
+ * {@linkplain Execution#claim claim} a shared execution before they run it, so exactly one of them
+ * does; the owner skips one that a sibling claimed. A taken execution runs on the taker as its own
+ * would, except that it stays counted at its owner: the taker adds it to the owner's {@code
+ * takenBySiblings} before it completes it, so that whoever sees it complete sees the owner's {@link
+ * #activeCount()} without it. It names the taker as its worker, so a stopper interrupts the thread
+ * that runs it. A stopping worker takes nothing from its siblings (they may still take from it); a
+ * forced stop cancels what its queue holds, including an execution a sibling runs (which that
+ * sibling's own stop interrupts). A thread that parks while a sibling has unfinished work (any: an
+ * assigned long task too) parks for {@link #LOOK_AGAIN_NANOS} only, then looks again. With every
+ * sibling idle it parks until woken (an idle pool costs nothing), as {@link #PARKED_ALL_IDLE}: a
+ * shared dispatch to a sibling whose thread is awake (it may be in a long task) then wakes it too.
+ * The same pairing as for parking holds: the thread sets {@code parked}, then reads its siblings'
+ * queues; the dispatch offers, fences, then reads {@code parked}. In a pool that shares nothing its
+ * threads never look and park as before. The array holds at most the last {@link #SHARED_SLOTS}
+ * shared executions sent to this worker: newer ones overwrite them, and before each park the thread
+ * lets go of those already claimed, so a busy worker may keep that many finished results reachable,
+ * an idle one none.
  *
  * <h2>Idle dedicated workers</h2>
  * A dedicated worker (no pool) parks for at most the {@link IdleTimeout}. When that passes with
@@ -130,7 +135,8 @@ public final class ThreadWorker implements Worker {
     /** {@code parked} of a dedicated worker whose thread ended idle; the next dispatch starts one. */
     private static final int RETIRED = 2;
     /**
-     * {@code parked} of a pool's thread that parked while no sibling had work: a shared dispatch to a
+     * {@code parked} of a pool's thread that found no sibling with work at its last look before
+     * parking (it may still watch, for a sibling that got work just after): a shared dispatch to a
      * sibling that is awake wakes it too (see "Sharing work"), as a dispatch to this worker does.
      */
     private static final int PARKED_ALL_IDLE = 3;
@@ -183,7 +189,7 @@ public final class ThreadWorker implements Worker {
         runningFor.takenBySiblings.getAndAdd(1L);
         countedThere = true;
     };
-    /** What this thread saw of each sibling at its last look, by index (see {@link #takeFromSibling}); its own. */
+    /** What this thread saw of each sibling at its last look, by the sibling's index (see {@link #takeFromSibling}); its own. */
     private long[] lastLook = new long[0];
     /** Whether a sibling had unfinished work at this thread's last look; its own. */
     private boolean siblingBusy;
@@ -605,13 +611,14 @@ public final class ThreadWorker implements Worker {
         }
         // A stray interrupt would make park() return at once, turning the idle worker into a spinner.
         Thread.interrupted();
+        boolean looks = shared != null && group.sharesAnyWork();
         boolean watch = siblingBusy;
-        parked = shared != null && !watch ? PARKED_ALL_IDLE : 1;
+        parked = looks && !watch ? PARKED_ALL_IDLE : 1;
         execution = queue.poll();
         if (execution == null && awaitingWork()) {
             forgetShared();
             // After publishing PARKED_ALL_IDLE: a shared dispatch that did not see it is seen here.
-            watch |= shared != null && anySiblingBusy();
+            watch |= looks && anySiblingBusy();
             if (watch) {
                 LockSupport.parkNanos(this, LOOK_AGAIN_NANOS); // a sibling may get stuck: look again then
             } else if (group != null) {
@@ -632,16 +639,15 @@ public final class ThreadWorker implements Worker {
      * cache lines between cores, and make a batch of short tasks slower.
      */
     private Execution<?> takeFromSibling() {
-        if (shared == null || lifecycle != OPEN) {
+        siblingBusy = false;
+        if (shared == null || lifecycle != OPEN || !group.sharesAnyWork()) {
             return null;
         }
-        siblingBusy = false;
-        List<WorkerHandle> all = group.workers();
-        if (lastLook.length < all.size()) {
-            lastLook = Arrays.copyOf(lastLook, all.size());
-        }
-        for (WorkerHandle other : all) {
-            if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null && sibling.index < lastLook.length) {
+        for (WorkerHandle other : group.workers()) {
+            if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null) {
+                if (sibling.index >= lastLook.length) { // indices are never reused: a pool's may exceed its size
+                    lastLook = Arrays.copyOf(lastLook, sibling.index + 1);
+                }
                 long sent = sibling.queue.currentProducerIndex();
                 long ranThere = sibling.progress.completed();
                 long completed = ranThere + sibling.takenBySiblings.get();
@@ -705,11 +711,18 @@ public final class ThreadWorker implements Worker {
         }
     }
 
-    /** Empties {@link #shared} before parking, so that it keeps no finished execution (and its result) alive. */
+    /**
+     * Before parking, lets go of the shared executions already claimed (run, or running), so that
+     * an idle worker keeps no finished execution (and its result) alive; one not yet claimed still
+     * waits in the queue (a dispatch may have come after this thread's last poll), so it stays.
+     */
     private void forgetShared() {
         if (shared != null) {
             for (int i = 0; i < SHARED_SLOTS; i++) {
-                shared.setPlain(i, null);
+                Execution<?> execution = shared.getPlain(i);
+                if (execution != null && execution.claimed()) {
+                    shared.compareAndSet(i, execution, null);
+                }
             }
         }
     }

@@ -42,4 +42,14 @@ public interface WorkerGroup {
     default boolean sharesWork(Invocation invocation) {
         return false;
     }
+
+    /**
+     * Whether this group shares any task at all ({@link #sharesWork} is true for some): its idle
+     * workers look at their siblings only then.
+     *
+     * @return whether its balancer only spreads load and it has more than one worker
+     */
+    default boolean sharesAnyWork() {
+        return false;
+    }
 }
