@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -112,13 +113,19 @@ class ProcessWaitsTest {
                 virtual.completeExceptionally(e);
             }
         });
-        while (sleepers(here) < 2 || waiter.getState() != Thread.State.WAITING) { // both registered, the thread parked
+        // Both registered, and the thread parked in the wait itself (a virtual thread also parks on
+        // its way there, in class loading say, and would then find the new value: NOT_EQUAL).
+        while (sleepers(here) < 2 || waiter.getState() != Thread.State.WAITING || !parkedIn(waiter, Futex.class)) {
             Thread.onSpinWait();
         }
         here.store(1);
         here.wake();
         assertEquals(WaitResult.OK, async.get(30, TimeUnit.SECONDS));
         assertEquals(WaitResult.OK, virtual.get(30, TimeUnit.SECONDS));
+    }
+
+    private static boolean parkedIn(Thread thread, Class<?> where) {
+        return Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getClassName().equals(where.getName()));
     }
 
     private static int sleepers(Int32Atomic value) {
