@@ -233,8 +233,8 @@ class StreamingTest {
             List<List<Integer>> received = pool.runAll(shares);
             Set<Integer> union = new HashSet<>();
             int count = 0;
+            // No share is promised to any consumer: one that the OS runs late may find the channel drained.
             for (List<Integer> share : received) {
-                assertFalse(share.isEmpty(), "every consumer gets items: " + sizes(received));
                 for (int i = 1; i < share.size(); i++) {
                     assertTrue(share.get(i - 1) < share.get(i), "each consumer sees source order");
                 }
@@ -436,10 +436,6 @@ class StreamingTest {
             long until = System.nanoTime() + random.nextInt(120_000);
             while (System.nanoTime() < until) Thread.onSpinWait();
         }
-    }
-
-    private static List<Integer> sizes(List<List<Integer>> shares) {
-        return shares.stream().map(List::size).toList();
     }
 
     /** A consumer slower than the producer: a few microseconds of arithmetic per item. */
