@@ -48,7 +48,7 @@ public record ClusterResults(String summary, List<Row> rows) {
         List<String> settings = "quick".equals(mode) ? List.of("--rounds=5", "--warmups=1", "--tasks=5000")
                 : List.of("--rounds=9", "--warmups=2", "--tasks=" + ClusterBench.TASKS);
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xms1g", "-Xmx1g", "-cp", System.getProperty("java.class.path"), ClusterBench.class.getName()));
+                "-Xms1g", "-Xmx1g", BenchMain.PRE_TOUCH, "-cp", System.getProperty("java.class.path"), ClusterBench.class.getName()));
         command.addAll(settings);
         command.add("--out=" + out.toAbsolutePath());
         try {
