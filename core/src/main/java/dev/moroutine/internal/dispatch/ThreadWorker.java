@@ -692,8 +692,7 @@ public final class ThreadWorker implements Worker {
     /** Whether a sibling has work it has not finished: one of them may get stuck in it. */
     private boolean anySiblingBusy() {
         for (WorkerHandle other : group.workers()) {
-            if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null
-                    && sibling.queue.currentProducerIndex() - sibling.progress.completed() - sibling.takenBySiblings.get() > 0) {
+            if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null && sibling.activeCount() > 0) {
                 return true;
             }
         }
