@@ -83,13 +83,7 @@ class WorkSharingTest {
             WorkerHandle blocked = pool.workers().get(0);
             WorkerHandle idle = pool.workers().get(1);
             CompletableFuture<Boolean> blocker = block(pool, blocked, gate);
-            List<CompletableFuture<Thread>> sent = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                sent.add(pool.submit(whereAmI.call()));
-            }
-            for (CompletableFuture<Thread> task : sent) {
-                assertSame(threadOf(idle), task.get(30, TimeUnit.SECONDS), "every task ran on the idle worker");
-            }
+            assertTwentyTasksRunOn(pool, idle);
             assertFalse(blocker.isDone(), "the blocked worker is still in its task");
             gate.countDown();
             assertTrue(blocker.get(30, TimeUnit.SECONDS));
@@ -181,14 +175,19 @@ class WorkSharingTest {
             WorkerHandle idle = pool.workers().get(0);
             assertEquals(1, idle.index());
             CompletableFuture<Boolean> blocker = block(pool, added, gate);
-            List<CompletableFuture<Thread>> sent = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                sent.add(pool.submit(whereAmI.call()));
-            }
-            for (CompletableFuture<Thread> task : sent) {
-                assertSame(threadOf(idle), task.get(20, TimeUnit.SECONDS), "every task ran on the idle worker");
-            }
+            assertTwentyTasksRunOn(pool, idle);
             assertFalse(blocker.isDone());
+        }
+    }
+
+    /** Sends twenty unassigned tasks to {@code pool} and checks that each ran on {@code idle}'s thread. */
+    private static void assertTwentyTasksRunOn(Pool pool, WorkerHandle idle) throws Exception {
+        List<CompletableFuture<Thread>> sent = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            sent.add(pool.submit(whereAmI.call()));
+        }
+        for (CompletableFuture<Thread> task : sent) {
+            assertSame(threadOf(idle), task.get(30, TimeUnit.SECONDS), "every task ran on the idle worker");
         }
     }
 
