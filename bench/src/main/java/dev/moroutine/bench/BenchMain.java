@@ -270,7 +270,7 @@ public final class BenchMain {
     /**
      * Every benchmark JVM touches its whole heap before it runs. The first write to a page of a
      * fresh heap faults into the kernel, and on a virtual machine such a fault is slow: on the 2-core
-     * VMs this bench was built on, encoding 1,024 items took 80–150 µs a batch until the young
+     * VMs this bench was built on, encoding and decoding 1,024 items took 80–150 µs a batch until the young
      * generation had been written once (seconds into the run, past JMH's warm-up) and 9–15 µs after,
      * and {@code ForkJoinPool}'s parallel shape ran at 4.0 M tasks/s without this and 9.5 M with it.
      * Without it, a shape's score is partly how fast it allocates fresh memory, which depends on the
