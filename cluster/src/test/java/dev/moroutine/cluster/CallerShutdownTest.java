@@ -13,7 +13,6 @@ import dev.moroutine.Pool;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.stream.LiveStream;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +21,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -68,33 +66,10 @@ class CallerShutdownTest {
                 .withPoolOptions(PoolOptions.defaults().withHighWaterMark(highWaterMark).withThreadNamePrefix(name)));
     }
 
-    private static Map<Thread, StackTraceElement[]> pumps(String pool) {
-        return Thread.getAllStackTraces().entrySet().stream()
-                .filter(e -> e.getKey().getName().matches(pool + "-worker-\\d+-stream-\\d+") && e.getKey().isAlive())
-                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-    }
-
-    /** Waits, with a deadline, until the pool has no pump thread left; describes those left otherwise. */
-    private static String awaitNoPump(String pool) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        for (;;) {
-            Map<Thread, StackTraceElement[]> left = pumps(pool);
-            if (left.isEmpty()) {
-                return "none";
-            }
-            if (System.nanoTime() > deadline) {
-                return left.entrySet().stream().map(e -> e.getKey().getName() + " " + e.getKey().getState() + " at "
-                        + Arrays.toString(Arrays.copyOf(e.getValue(), Math.min(4, e.getValue().length))))
-                        .collect(Collectors.joining("; "));
-            }
-            Thread.yield(); // look again until the deadline: a condition, not a sleep
-        }
-    }
-
     /** Waits, with a deadline, until a pump thread of the pool waits (parked for the consumer's takes). */
     private static void awaitAPumpParked(String pool) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (pumps(pool).keySet().stream().noneMatch(t -> t.getState() == Thread.State.WAITING)) {
+        while (Pumps.alive(Pumps.of(pool)).keySet().stream().noneMatch(t -> t.getState() == Thread.State.WAITING)) {
             assertTrue(System.nanoTime() < deadline, "no pump of " + pool + " waits for takes within 20 s");
             Thread.yield(); // look again until the deadline: a condition, not a sleep
         }
@@ -140,7 +115,7 @@ class CallerShutdownTest {
         String instance = caller.getName(); // a client that shut down no longer says it
         caller.shutdown(); // without closing the stream or the pool: the caller is gone
 
-        assertEquals("none", awaitNoPump(name), "pump threads left after the caller shut down");
+        assertEquals("none", Pumps.awaitNone(Pumps.of(name)), "pump threads left after the caller shut down");
         ExecutionException failed = assertThrows(ExecutionException.class, () -> running.get(30, TimeUnit.SECONDS));
         assertSaysTheCallerShutDown(failed.getCause(), instance);
         assertTheStreamFails(it, 100, instance);
@@ -175,7 +150,7 @@ class CallerShutdownTest {
                         awaitAPumpParked("closed-early"); // the pump waits for takes when the stream closes
                     }
                 }
-                assertEquals("none", awaitNoPump("closed-early"), "pump threads left in the caller, round " + round);
+                assertEquals("none", Pumps.awaitNone(Pumps.of("closed-early")), "pump threads left in the caller, round " + round);
             }
         }
     }
@@ -187,6 +162,6 @@ class CallerShutdownTest {
         assertEquals(0, items.iterator().next());
         awaitAPumpParked("terminated");
         pool.terminate();
-        assertEquals("none", awaitNoPump("terminated"), "pump threads left after the pool was terminated");
+        assertEquals("none", Pumps.awaitNone(Pumps.of("terminated")), "pump threads left after the pool was terminated");
     }
 }

@@ -50,8 +50,7 @@ class PullRaceStressTest {
     private static String awaitSettled(WorkerHandle worker) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         for (;;) {
-            long pumps = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().matches("pull-race-worker-\\d+-stream-\\d+") && t.isAlive()).count();
+            int pumps = Pumps.alive(Pumps.of("pull-race")).size();
             if (worker.activeCount() == 0 && pumps == 0) {
                 return "settled";
             }

@@ -34,26 +34,6 @@ class StreamCleanupTest {
         members.close();
     }
 
-    /** Live threads of this JVM whose name matches: the pumps are platform threads, so every one is listed. */
-    private static List<String> threadsNamed(String regex) {
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.matches(regex)).toList();
-    }
-
-    /** Waits, with a deadline, until no thread matches; the names left otherwise. */
-    private static String awaitNone(String regex) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (;;) {
-            List<String> left = threadsNamed(regex);
-            if (left.isEmpty()) {
-                return "none";
-            }
-            if (System.nanoTime() > deadline) {
-                return left.size() + " left: " + left;
-            }
-            Thread.yield(); // look again until the deadline: a condition, not a sleep
-        }
-    }
-
     /** What the stream does next, for a failure's message: its next items, or how it failed. */
     private static String nextOf(Iterator<Integer> items) {
         try {
@@ -70,7 +50,7 @@ class StreamCleanupTest {
             try (LiveStream<Integer> open = pool.run(Moroutine.assign(remote, Jobs.numbers.call(Integer.MAX_VALUE)))) {
                 Iterator<Integer> it = open.iterator();
                 assertEquals(0, it.next());
-                assertFalse(threadsNamed(".*-stream-\\d+").isEmpty(), () -> "no pump thread while a stream is open; " + nextOf(it));
+                assertFalse(Pumps.alive(Pumps.ANY).isEmpty(), () -> "no pump thread while a stream is open; " + nextOf(it));
             }
             for (int i = 0; i < 100; i++) {
                 try (LiveStream<Integer> items = pool.run(Moroutine.assign(remote, Jobs.numbers.call(Integer.MAX_VALUE)))) {
@@ -84,7 +64,7 @@ class StreamCleanupTest {
             // it, waiting for credit: the streams opened after the first, and this task, run only if each stopped.
             assertEquals(9, pool.submit(Moroutine.assign(remote, Jobs.square.call(3))).get(30, TimeUnit.SECONDS),
                     "the member's worker is free");
-            assertEquals("none", awaitNone(".*-stream-\\d+"), "pump threads left in the caller");
+            assertEquals("none", Pumps.awaitNone(Pumps.ANY), "pump threads left in the caller");
         }
     }
 
