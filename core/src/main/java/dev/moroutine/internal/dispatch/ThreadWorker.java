@@ -136,7 +136,8 @@ public final class ThreadWorker implements Worker {
     private static final int RETIRED = 2;
     /**
      * {@code parked} of a pool's thread that found no sibling with work at its last look before
-     * parking (it may still watch, for a sibling that got work just after): a shared dispatch to a
+     * parking, or did not look because its pool shared nothing yet (its siblings still starting, or
+     * added later); it may still watch, for a sibling that got work just after. A shared dispatch to a
      * sibling that is awake wakes it too (see "Sharing work"), as a dispatch to this worker does.
      */
     private static final int PARKED_ALL_IDLE = 3;
@@ -622,7 +623,9 @@ public final class ThreadWorker implements Worker {
         Thread.interrupted();
         boolean looks = shared != null && group.sharesAnyWork();
         boolean watch = siblingBusy;
-        parked = looks && !watch ? PARKED_ALL_IDLE : 1;
+        // Not looks: a worker whose pool shares nothing yet (its other workers still starting, or added
+        // later) must still be woken by a sibling that gets shared work, or it would never take any.
+        parked = shared != null && !watch ? PARKED_ALL_IDLE : 1;
         execution = queue.poll();
         if (execution == null && awaitingWork()) {
             forgetShared();

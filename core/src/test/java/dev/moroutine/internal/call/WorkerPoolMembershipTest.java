@@ -4,10 +4,13 @@ import static dev.moroutine.Moroutine.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.moroutine.Mo1;
+import dev.moroutine.Mo2;
 import dev.moroutine.WorkerHandle;
+import dev.moroutine.internal.dispatch.ThreadWorker;
 import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.testing.NoLeakedWorkers;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -20,6 +23,39 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class WorkerPoolMembershipTest {
 
     static final Mo1<Integer, Integer> twice = mo(x -> 2 * x);
+    static final Mo2<CountDownLatch, CountDownLatch, Boolean> hold = mo((started, gate) -> {
+        started.countDown();
+        return gate.await(30, TimeUnit.SECONDS);
+    });
+
+    /**
+     * A worker that went idle while its pool shared nothing (it was alone, as a pool's first worker is
+     * while the others start) is still woken to take a task waiting at a blocked sibling added later.
+     */
+    @Test
+    void aWorkerIdleBeforeItHadSiblingsTakesWorkFromABlockedOne() throws InterruptedException {
+        CountDownLatch gate = new CountDownLatch(1);
+        try (WorkerPool pool = pool(1)) {
+            ThreadWorker first = (ThreadWorker) pool.workers().get(0);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (first.thread() == null || first.thread().getState() != Thread.State.WAITING) {
+                assertTrue(System.nanoTime() < deadline, "the first worker never parked");
+                Thread.yield(); // a thread's state has nothing to wait on: look again until the deadline
+            }
+            Worker added = pool.addWorker(WorkerPool.THREADS);
+            CountDownLatch blocking = new CountDownLatch(1);
+            pool.submit(assign(added, hold.call(blocking, gate)));
+            assertTrue(blocking.await(30, TimeUnit.SECONDS), "the added worker is blocked");
+            while (pool.workerFor(twice.call(0)) == added) {
+                // each question takes a turn; once it answers the first worker, the next turn is the added one's
+            }
+            CountDownLatch started = new CountDownLatch(1);
+            pool.submit(hold.call(started, new CountDownLatch(0)));
+            assertTrue(started.await(10, TimeUnit.SECONDS), "the first worker took the task waiting at its blocked sibling");
+        } finally {
+            gate.countDown();
+        }
+    }
 
     private static WorkerPool pool(int size) {
         return new WorkerPool(size, roundRobin(), null, null, 16, null, WorkerPool.THREADS);
