@@ -621,16 +621,15 @@ public final class ThreadWorker implements Worker {
         }
         // A stray interrupt would make park() return at once, turning the idle worker into a spinner.
         Thread.interrupted();
-        boolean looks = shared != null && group.sharesAnyWork();
         boolean watch = siblingBusy;
-        // Not looks: a worker whose pool shares nothing yet (its other workers still starting, or added
-        // later) must still be woken by a sibling that gets shared work, or it would never take any.
+        // Even in a pool that shares nothing yet (its other workers still starting, or added later): such a
+        // worker must still be woken by a sibling that gets shared work, or it would never take any.
         parked = shared != null && !watch ? PARKED_ALL_IDLE : 1;
         execution = queue.poll();
         if (execution == null && awaitingWork()) {
             forgetShared();
-            // After publishing PARKED_ALL_IDLE: a shared dispatch that did not see it is seen here.
-            watch |= looks && anySiblingBusy();
+            // After publishing PARKED_ALL_IDLE (the pool's workers too): a shared dispatch that did not see it is seen here.
+            watch |= shared != null && group.sharesAnyWork() && anySiblingBusy();
             if (watch) {
                 LockSupport.parkNanos(this, LOOK_AGAIN_NANOS); // a sibling may get stuck: look again then
             } else if (group != null) {

@@ -36,24 +36,26 @@ class WorkerPoolMembershipTest {
     void aWorkerIdleBeforeItHadSiblingsTakesWorkFromABlockedOne() throws InterruptedException {
         CountDownLatch gate = new CountDownLatch(1);
         try (WorkerPool pool = pool(1)) {
-            ThreadWorker first = (ThreadWorker) pool.workers().get(0);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (first.thread() == null || first.thread().getState() != Thread.State.WAITING) {
-                assertTrue(System.nanoTime() < deadline, "the first worker never parked");
-                Thread.yield(); // a thread's state has nothing to wait on: look again until the deadline
+            try {
+                ThreadWorker first = (ThreadWorker) pool.workers().get(0);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (first.thread() == null || first.thread().getState() != Thread.State.WAITING) {
+                    assertTrue(System.nanoTime() < deadline, "the first worker never parked");
+                    Thread.yield(); // a thread's state has nothing to wait on: look again until the deadline
+                }
+                Worker added = pool.addWorker(WorkerPool.THREADS);
+                CountDownLatch blocking = new CountDownLatch(1);
+                pool.submit(assign(added, hold.call(blocking, gate)));
+                assertTrue(blocking.await(30, TimeUnit.SECONDS), "the added worker is blocked");
+                while (pool.workerFor(twice.call(0)) == added) {
+                    // each question takes a turn; once it answers the first worker, the next turn is the added one's
+                }
+                CountDownLatch started = new CountDownLatch(1);
+                pool.submit(hold.call(started, new CountDownLatch(0)));
+                assertTrue(started.await(10, TimeUnit.SECONDS), "the first worker took the task waiting at its blocked sibling");
+            } finally {
+                gate.countDown(); // before the pool closes: its close waits for the gated task
             }
-            Worker added = pool.addWorker(WorkerPool.THREADS);
-            CountDownLatch blocking = new CountDownLatch(1);
-            pool.submit(assign(added, hold.call(blocking, gate)));
-            assertTrue(blocking.await(30, TimeUnit.SECONDS), "the added worker is blocked");
-            while (pool.workerFor(twice.call(0)) == added) {
-                // each question takes a turn; once it answers the first worker, the next turn is the added one's
-            }
-            CountDownLatch started = new CountDownLatch(1);
-            pool.submit(hold.call(started, new CountDownLatch(0)));
-            assertTrue(started.await(10, TimeUnit.SECONDS), "the first worker took the task waiting at its blocked sibling");
-        } finally {
-            gate.countDown();
         }
     }
 
