@@ -169,7 +169,7 @@ public final class ThreadWorker implements Worker {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final WorkerProgress progress = new WorkerProgress();
     private final Runnable markTaken = progress::markTaken;
-    private final SpinBudget idleSpin = new SpinBudget(SPIN_NANOS);
+    private final SpinBudget idleSpin;
     private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
     private final Consumer<Thread> starter;
     /** Told by the worker's thread each time it leaves an execution it took; null for none. */
@@ -223,7 +223,7 @@ public final class ThreadWorker implements Worker {
      * @param group its pool, or null for a moroutine's dedicated worker (which retires when idle)
      */
     public ThreadWorker(String name, int index, WorkerGroup group) {
-        this(name, index, group, Thread::start, null);
+        this(name, index, group, Thread::start, new SpinBudget(SPIN_NANOS), null);
     }
 
     /**
@@ -234,20 +234,24 @@ public final class ThreadWorker implements Worker {
      * @param name its thread's name
      * @param index its position in its pool
      * @param group its pool
+     * @param idleSpin how its idle thread waits before it parks (a backend whose tasks come from
+     *     another process passes a {@linkplain SpinBudget#yielding yielding} one)
      * @param leaving told on the worker's thread, before it takes the next execution
      * @return the worker; {@link #start()} starts its thread
      */
-    public static ThreadWorker telling(String name, int index, WorkerGroup group, Leaving leaving) {
-        return new ThreadWorker(name, index, group, Thread::start, leaving);
+    public static ThreadWorker telling(String name, int index, WorkerGroup group, SpinBudget idleSpin, Leaving leaving) {
+        return new ThreadWorker(name, index, group, Thread::start, idleSpin, leaving);
     }
 
     /** A worker whose threads are started by {@code starter}: a test's way to see {@link Thread#start} fail. */
     ThreadWorker(String name, int index, WorkerGroup group, Consumer<Thread> starter) {
-        this(name, index, group, starter, null);
+        this(name, index, group, starter, new SpinBudget(SPIN_NANOS), null);
     }
 
-    private ThreadWorker(String name, int index, WorkerGroup group, Consumer<Thread> starter, Leaving leaving) {
+    private ThreadWorker(String name, int index, WorkerGroup group, Consumer<Thread> starter, SpinBudget idleSpin,
+            Leaving leaving) {
         this.name = name;
+        this.idleSpin = idleSpin;
         this.index = index;
         this.group = group;
         this.starter = starter;
@@ -611,7 +615,7 @@ public final class ThreadWorker implements Worker {
             if (spins % SPINS_PER_LOOK == 0 && (execution = takeFromSibling()) != null) {
                 break;
             }
-            if (!awaitingWork() || !Waiting.pause(start, spins, budget)) {
+            if (!awaitingWork() || !idleSpin.pause(start, spins, budget)) {
                 break;
             }
         }

@@ -54,7 +54,7 @@ public final class Waiting {
         }
         long limit = budget.next();
         long start = System.nanoTime();
-        for (int spins = 1; pause(start, spins, limit); spins++) {
+        for (int spins = 1; budget.pause(start, spins, limit); spins++) {
             if (future.isDone()) {
                 budget.ended(start, limit, true);
                 return;

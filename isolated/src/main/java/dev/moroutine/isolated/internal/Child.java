@@ -8,7 +8,6 @@ import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.SpinBudget;
 import dev.moroutine.internal.dispatch.StreamArg;
 import dev.moroutine.internal.dispatch.ThreadWorker;
-import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.internal.dispatch.WorkerGroup;
 import dev.moroutine.internal.shared.SharedFiles;
 import java.io.IOException;
@@ -117,7 +116,8 @@ public final class Child implements Codec.Calls {
     /** The parent, as it was at the start (once it dies, the OS gives this JVM another). */
     private static final java.util.Optional<ProcessHandle> PARENT = ProcessHandle.current().parent();
 
-    private static final int SPIN_NANOS = 50_000;
+    /** How long the reader and the worker thread wait, yielding, before they sleep: see {@link SpinBudget#yielding}. */
+    private static final int SPIN_NANOS = 200_000;
     private static final byte[] NOTHING = new byte[0];
     /** How long a terminated worker may take to close its values before the JVM exits anyway. */
     private static final Duration TERMINATE_GRACE = Duration.ofMillis(500);
@@ -127,7 +127,7 @@ public final class Child implements Codec.Calls {
     private final SharedFile shared;
     private final SocketChannel socket;
     private final ThreadWorker worker;
-    private final SpinBudget idleSpin = new SpinBudget(SPIN_NANOS);
+    private final SpinBudget idleSpin = SpinBudget.yielding(SPIN_NANOS);
     private final ByteBuffer bell = ByteBuffer.allocate(64);
     // The reader's own.
     private final Map<String, Definition> definitions = new HashMap<>();
@@ -178,7 +178,8 @@ public final class Child implements Codec.Calls {
         SharedFile shared = SharedFile.open(directory.resolve("rings"));
         // The worker's thread tells the child of each run it leaves; set before the first task, which the queue hands over.
         Child[] child = new Child[1];
-        ThreadWorker worker = ThreadWorker.telling(name, index, new Group(highWaterMark), execution -> child[0].left(execution));
+        ThreadWorker worker = ThreadWorker.telling(name, index, new Group(highWaterMark), SpinBudget.yielding(SPIN_NANOS),
+                execution -> child[0].left(execution));
         worker.start();
         // Connecting is the last step: the parent takes the connection as "ready".
         SocketChannel socket = SocketChannel.open(UnixDomainSocketAddress.of(directory.resolve("bell")));
@@ -317,7 +318,7 @@ public final class Child implements Codec.Calls {
     private void idle(RingBuffer requests) {
         long budget = idleSpin.next();
         long start = System.nanoTime();
-        for (int spins = 1; Waiting.pause(start, spins, budget); spins++) {
+        for (int spins = 1; idleSpin.pause(start, spins, budget); spins++) {
             if (requests.size() > 0) {
                 idleSpin.ended(start, budget, true);
                 return;

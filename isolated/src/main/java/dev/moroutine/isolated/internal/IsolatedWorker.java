@@ -5,7 +5,6 @@ import dev.moroutine.WorkerDiedException;
 import dev.moroutine.internal.dispatch.Execution;
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.SpinBudget;
-import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.internal.dispatch.WorkerGroup;
 import dev.moroutine.internal.stream.Pipe;
@@ -130,8 +129,8 @@ public final class IsolatedWorker implements Worker {
     private static final int DRAINING = 1;
     private static final int STOPPED = 2;
 
-    private static final int IDLE_SPIN_NANOS = 50_000;
-    private static final int CALLER_SPIN_NANOS = 20_000;
+    /** How long the pump, and a caller waiting for a result, wait, yielding, before they sleep: see {@link SpinBudget#yielding}. */
+    private static final int SPIN_NANOS = 200_000;
     /** How long a forced stop lets the JVM exit by itself, and a dead one to be reaped. */
     private static final Duration STOP_GRACE = Duration.ofSeconds(1);
     /** How long a retired JVM may take to close its task-arg values and exit. */
@@ -167,8 +166,8 @@ public final class IsolatedWorker implements Worker {
     private final MpscUnboundedAtomicArrayQueue<Entry> signalled = new MpscUnboundedAtomicArrayQueue<>(16);
     /** Tasks written to the request ring, in the ring's order, that the pump has not yet put in {@code inFlight}. */
     private final MpscUnboundedAtomicArrayQueue<Entry> sent = new MpscUnboundedAtomicArrayQueue<>(64);
-    private final SpinBudget idleSpin = new SpinBudget(IDLE_SPIN_NANOS);
-    private final SpinBudget callerSpin = new SpinBudget(CALLER_SPIN_NANOS);
+    private final SpinBudget idleSpin = SpinBudget.yielding(SPIN_NANOS);
+    private final SpinBudget callerSpin = SpinBudget.yielding(SPIN_NANOS);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final Selector selector;
@@ -768,7 +767,7 @@ public final class IsolatedWorker implements Worker {
     private void idle() throws IOException {
         long budget = idleSpin.next();
         long start = System.nanoTime();
-        for (int spins = 1; Waiting.pause(start, spins, budget); spins++) {
+        for (int spins = 1; idleSpin.pause(start, spins, budget); spins++) {
             if (hasWork()) {
                 idleSpin.ended(start, budget, true);
                 return;

@@ -1,0 +1,57 @@
+package dev.moroutine.internal.dispatch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class SpinBudgetTest {
+
+    private static final boolean ONE_CPU = Runtime.getRuntime().availableProcessors() == 1;
+    private static final int NANOS = 40_000;
+
+    @Test
+    void anAdaptiveBudgetShrinksWhenWaitsEndLate() {
+        SpinBudget budget = new SpinBudget(NANOS);
+        long first = budget.next();
+        budget.ended(System.nanoTime() - 10 * NANOS, first, false); // parked
+        assertEquals(ONE_CPU ? 0 : NANOS / 2, budget.next(), "halved after a wait that parked");
+    }
+
+    @Test
+    void aYieldingBudgetKeepsItsWholeBudgetWhateverWaitsCost() {
+        SpinBudget budget = SpinBudget.yielding(NANOS);
+        for (int i = 0; i < 200; i++) { // past the 64th wait, when an adaptive budget probes
+            long limit = budget.next();
+            assertEquals(ONE_CPU ? 0 : NANOS, limit, "wait " + i);
+            budget.ended(System.nanoTime() - 10 * NANOS, limit, i % 2 == 0);
+        }
+    }
+
+    @Test
+    void aYieldingWaitEndsOnceItsBudgetIsSpent() {
+        SpinBudget budget = SpinBudget.yielding(NANOS);
+        long start = System.nanoTime();
+        AtomicLong steps = new AtomicLong();
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            for (int spins = 1; budget.pause(start, spins, NANOS); spins++) {
+                steps.incrementAndGet();
+            }
+        });
+        assertTrue(System.nanoTime() - start > NANOS, "it yielded until the budget was spent");
+        assertFalse(budget.pause(start, (int) steps.get() + 1, NANOS), "spent stays spent");
+    }
+
+    @Test
+    void aVirtualThreadNeverSpins() throws Exception {
+        SpinBudget budget = SpinBudget.yielding(NANOS);
+        AtomicLong seen = new AtomicLong(-1);
+        Thread thread = Thread.ofVirtual().start(() -> seen.set(budget.next()));
+        assertTrue(thread.join(Duration.ofSeconds(10)), "the virtual thread ended");
+        assertEquals(0, seen.get());
+    }
+}
