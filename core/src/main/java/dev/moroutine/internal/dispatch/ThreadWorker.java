@@ -20,7 +20,8 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * <h2>Hand-off</h2>
  * Producers offer to a lock-free multi-producer single-consumer queue (JCTools, the
  * {@code atomic} flavour, which needs no {@code sun.misc.Unsafe}). An idle thread spins on the
- * queue for up to {@link #SPIN_NANOS} (adapted by a {@link SpinBudget}), then parks: it sets {@code parked},
+ * queue for its {@link SpinBudget} (up to {@link #SPIN_NANOS}, adapted; or the one it was made with:
+ * {@link #telling}), then parks: it sets {@code parked},
  * checks the queue once more and parks. While it spins it looks at its next slot only
  * ({@code relaxedPoll}), not at the producers' index, which every offer CASes: a spinner reading it
  * would take its cache line from the producer at each offer. So it may miss an element whose slot

@@ -46,7 +46,7 @@ public final class Waiting {
      * would hold their carrier from other virtual threads).
      *
      * @param future what to wait for
-     * @param budget how long to spin, adapted to how spinning pays
+     * @param budget how long to spin: adapted to how spinning pays, or fixed if it is {@linkplain SpinBudget#yielding yielding}
      */
     public static void spinUntilDone(Future<?> future, SpinBudget budget) {
         if (future.isDone() || Thread.currentThread().isVirtual()) {

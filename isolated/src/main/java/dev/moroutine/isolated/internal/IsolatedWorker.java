@@ -764,16 +764,26 @@ public final class IsolatedWorker implements Worker {
         return true;
     }
 
-    private void idle() throws IOException {
+    /** Waits for work yielding the core, for the idle budget: whether it came. */
+    private boolean spunIntoWork() {
         long budget = idleSpin.next();
         long start = System.nanoTime();
         for (int spins = 1; idleSpin.pause(start, spins, budget); spins++) {
             if (hasWork()) {
                 idleSpin.ended(start, budget, true);
-                return;
+                return true;
             }
         }
         idleSpin.ended(start, budget, false);
+        return false;
+    }
+
+    private void idle() throws IOException {
+        // Not while the request ring stays full: room comes when the child's reader catches up, which may take
+        // long (a slow decode, a pause), and a yielding spin after each of the sleeps below would keep a core busy.
+        if (fullAt < 0 && spunIntoWork()) {
+            return;
+        }
         SharedFile shared = child.shared();
         parked = 1;
         shared.park(SharedFile.Side.PARENT);
