@@ -30,7 +30,6 @@ class PumpCpuTest {
 
     @Test
     void aPumpWaitingOnAFullRingCostsNextToNoCpu() throws Exception {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         String big = "x".repeat(100_000); // about ten fill the 1 MiB request ring
         try (Pool pool = Isolated.workers(1, IsolatedOptions.defaults().register(FaultJobs.Gate.class));
                 ServerSocket gate = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -41,18 +40,7 @@ class PumpCpuTest {
                 for (int i = 0; i < 100; i++) {
                     queued.add(pool.submit(Jobs.describe.call(i + big)));
                 }
-                Thread pump = Thread.getAllStackTraces().keySet().stream()
-                        .filter(t -> t.getName().endsWith("-pump")).findFirst().orElseThrow();
-                // Let the pump fill the ring and settle (a measurement window, not a wait for an event).
-                window(500_000_000L);
-                long cpu0 = mx.getThreadCpuTime(pump.threadId());
-                long wall0 = System.nanoTime();
-                window(WINDOW_NANOS);
-                long cpu = mx.getThreadCpuTime(pump.threadId()) - cpu0;
-                long wall = System.nanoTime() - wall0;
-                double share = (double) cpu / wall;
-                System.out.printf("pump CPU while the request ring is full: %.1f ms in %.1f ms (%.1f%%)%n",
-                        cpu / 1e6, wall / 1e6, 100 * share);
+                double share = pumpCpuShare(500_000_000L, "while the request ring is full"); // the pump fills it first
                 reader.getOutputStream().write(1);
                 assertEquals("gate", held.get(60, TimeUnit.SECONDS));
                 for (int i = 0; i < queued.size(); i++) {
@@ -65,22 +53,31 @@ class PumpCpuTest {
 
     @Test
     void anIdlePumpCostsNoCpu() throws Exception {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         try (Pool pool = Isolated.workers(1)) {
             for (int i = 0; i < 1000; i++) {
                 assertEquals(i * i, pool.run(Jobs.square.call(i)));
             }
-            Thread pump = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().endsWith("-pump")).findFirst().orElseThrow();
-            window(100_000_000L);
-            long cpu0 = mx.getThreadCpuTime(pump.threadId());
-            long wall0 = System.nanoTime();
-            window(WINDOW_NANOS);
-            long cpu = mx.getThreadCpuTime(pump.threadId()) - cpu0;
-            long wall = System.nanoTime() - wall0;
-            System.out.printf("idle pump CPU: %.3f ms in %.1f ms%n", cpu / 1e6, wall / 1e6);
-            assertTrue(cpu < wall / 100, "an idle pump used " + cpu + " ns");
+            double share = pumpCpuShare(100_000_000L, "idle");
+            assertTrue(share < 0.01, String.format("an idle pump used %.2f%% of a core", 100 * share));
         }
+    }
+
+    /**
+     * The share of a core the pool's pump thread uses over {@link #WINDOW_NANOS} of wall time, which
+     * begins after {@code settleNanos}.
+     */
+    private static double pumpCpuShare(long settleNanos, String when) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Thread pump = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().endsWith("-pump")).findFirst().orElseThrow();
+        window(settleNanos);
+        long cpu0 = mx.getThreadCpuTime(pump.threadId());
+        long wall0 = System.nanoTime();
+        window(WINDOW_NANOS);
+        long cpu = mx.getThreadCpuTime(pump.threadId()) - cpu0;
+        long wall = System.nanoTime() - wall0;
+        System.out.printf("pump CPU %s: %.3f ms in %.1f ms%n", when, cpu / 1e6, wall / 1e6);
+        return (double) cpu / wall;
     }
 
     /** Lets {@code nanos} of wall time pass: the window a CPU share is measured over. */
