@@ -40,7 +40,7 @@ class PumpCpuTest {
                 for (int i = 0; i < 100; i++) {
                     queued.add(pool.submit(Jobs.describe.call(i + big)));
                 }
-                double share = pumpCpuShare(500_000_000L, "while the request ring is full"); // the pump fills it first
+                double share = pumpCpuShare(pool, 500_000_000L, "while the request ring is full"); // the pump fills it first
                 reader.getOutputStream().write(1);
                 assertEquals("gate", held.get(60, TimeUnit.SECONDS));
                 for (int i = 0; i < queued.size(); i++) {
@@ -57,19 +57,20 @@ class PumpCpuTest {
             for (int i = 0; i < 1000; i++) {
                 assertEquals(i * i, pool.run(Jobs.square.call(i)));
             }
-            double share = pumpCpuShare(100_000_000L, "idle");
+            double share = pumpCpuShare(pool, 100_000_000L, "idle");
             assertTrue(share < 0.01, String.format("an idle pump used %.2f%% of a core", 100 * share));
         }
     }
 
     /**
-     * The share of a core the pool's pump thread uses over {@link #WINDOW_NANOS} of wall time, which
-     * begins after {@code settleNanos}.
+     * The share of a core the pump thread of the pool's one worker uses over {@link #WINDOW_NANOS} of
+     * wall time, which begins after {@code settleNanos}.
      */
-    private static double pumpCpuShare(long settleNanos, String when) {
+    private static double pumpCpuShare(Pool pool, long settleNanos, String when) {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        String name = pool.workers().getFirst().name() + "-pump";
         Thread pump = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().endsWith("-pump")).findFirst().orElseThrow();
+                .filter(t -> t.getName().equals(name)).findFirst().orElseThrow();
         window(settleNanos);
         long cpu0 = mx.getThreadCpuTime(pump.threadId());
         long wall0 = System.nanoTime();
