@@ -46,7 +46,7 @@ class PumpCpuTest {
                 for (int i = 0; i < queued.size(); i++) {
                     assertEquals(i + big, queued.get(i).get(60, TimeUnit.SECONDS));
                 }
-                assertTrue(share < 0.05, String.format("the pump, sleeping on a full ring, used %.1f%% of a core", 100 * share));
+                assertTrue(share < 0.08, String.format("the pump, sleeping on a full ring, used %.1f%% of a core", 100 * share));
             }
         }
     }
