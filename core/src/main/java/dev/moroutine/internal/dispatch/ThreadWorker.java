@@ -31,7 +31,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * against parked/poll), so either the thread sees the new element or the producer sees that it
  * must wake the thread. A dispatch made in {@link DeferredWakes#defer} leaves that read of
  * {@code parked} (and the unpark) to the batch's {@link DeferredWakes#wakeAll()}: read later, it
- * sees the park as surely.
+ * sees the park as surely. A worker made with a {@link Feed} polls it at each step of its spin,
+ * which may dispatch to this very worker (a worker JVM's thread reading its requests), and tells
+ * it when the spin ends, before the park's hand-shake.
  *
  * <h2>Sharing work</h2>
  * In a pool whose balancer only spreads load ({@link WorkerGroup#sharesWork}), an unassigned
@@ -175,6 +177,8 @@ public final class ThreadWorker implements Worker {
     private final Consumer<Thread> starter;
     /** Told by the worker's thread each time it leaves an execution it took; null for none. */
     private final Leaving leaving;
+    /** Polled by the worker's thread while it waits; null for none. */
+    private final Feed feed;
     /**
      * The last shared executions dispatched here, each in the slot of its admission number, where
      * idle siblings find them; null for a worker without a pool or with a {@code leaving} hook.
@@ -224,7 +228,7 @@ public final class ThreadWorker implements Worker {
      * @param group its pool, or null for a moroutine's dedicated worker (which retires when idle)
      */
     public ThreadWorker(String name, int index, WorkerGroup group) {
-        this(name, index, group, Thread::start, new SpinBudget(SPIN_NANOS), null);
+        this(name, index, group, Thread::start, new SpinBudget(SPIN_NANOS), null, null);
     }
 
     /**
@@ -238,20 +242,23 @@ public final class ThreadWorker implements Worker {
      * @param idleSpin how its idle thread waits before it parks (a backend whose tasks come from
      *     another process passes a {@linkplain SpinBudget#yielding yielding} one)
      * @param leaving told on the worker's thread, before it takes the next execution
+     * @param feed what its thread does itself while it waits for executions; null for nothing
      * @return the worker; {@link #start()} starts its thread
      */
-    public static ThreadWorker telling(String name, int index, WorkerGroup group, SpinBudget idleSpin, Leaving leaving) {
-        return new ThreadWorker(name, index, group, Thread::start, idleSpin, leaving);
+    public static ThreadWorker telling(String name, int index, WorkerGroup group, SpinBudget idleSpin, Leaving leaving,
+            Feed feed) {
+        return new ThreadWorker(name, index, group, Thread::start, idleSpin, leaving, feed);
     }
 
     /** A worker whose threads are started by {@code starter}: a test's way to see {@link Thread#start} fail. */
     ThreadWorker(String name, int index, WorkerGroup group, Consumer<Thread> starter) {
-        this(name, index, group, starter, new SpinBudget(SPIN_NANOS), null);
+        this(name, index, group, starter, new SpinBudget(SPIN_NANOS), null, null);
     }
 
     private ThreadWorker(String name, int index, WorkerGroup group, Consumer<Thread> starter, SpinBudget idleSpin,
-            Leaving leaving) {
+            Leaving leaving, Feed feed) {
         this.name = name;
+        this.feed = feed;
         this.idleSpin = idleSpin;
         this.index = index;
         this.group = group;
@@ -271,6 +278,30 @@ public final class ThreadWorker implements Worker {
          * @param execution the execution it took
          */
         void left(Execution<?> execution);
+    }
+
+    /**
+     * What a worker's thread does itself while it waits for executions, between its looks at its
+     * queue: a worker JVM's thread reads the requests that come from its parent, so that a task
+     * needs no hand-off from another thread there when this one is idle. Called on the worker's
+     * thread only, only while it has no execution, in the order waiting, poll…, stopped; none may throw.
+     */
+    public interface Feed {
+        /** The thread begins to wait (spinning): from now on it polls. */
+        void waiting();
+
+        /**
+         * One step of the wait: may dispatch executions to this worker, which the thread takes next.
+         *
+         * @return whether it found anything to do (the thread looks at its queue again without pausing)
+         */
+        boolean poll();
+
+        /**
+         * The thread stops waiting: it has an execution to run, or it will park, and then only a
+         * dispatch wakes it. It polls no more until it waits again.
+         */
+        void stopped();
     }
 
     /** Starts the worker's thread. */
@@ -610,15 +641,24 @@ public final class ThreadWorker implements Worker {
         if (execution != null) {
             return execution;
         }
+        if (feed != null) {
+            feed.waiting();
+        }
         long budget = idleSpin.next();
         long start = System.nanoTime();
         for (int spins = 1; (execution = queue.relaxedPoll()) == null; spins++) {
             if (spins % SPINS_PER_LOOK == 0 && (execution = takeFromSibling()) != null) {
                 break;
             }
+            if (feed != null && feed.poll()) {
+                continue; // what it read may be in the queue now
+            }
             if (!awaitingWork() || !idleSpin.pause(start, spins, budget)) {
                 break;
             }
+        }
+        if (feed != null) {
+            feed.stopped();
         }
         idleSpin.ended(start, budget, execution != null);
         if (execution != null || !awaitingWork() || (execution = takeFromSibling()) != null) {

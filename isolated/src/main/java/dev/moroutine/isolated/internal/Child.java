@@ -13,6 +13,8 @@ import dev.moroutine.internal.shared.SharedFiles;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -25,6 +27,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
@@ -33,12 +37,26 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * threads (task-args resolved and cached there, closed when it stops); this class only feeds it.
  *
  * <h2>Threads</h2>
- * The main thread, the <em>reader</em>, reads the request ring, decodes each task ({@link Codec}:
- * the moroutine is found by its id, {@link Definition#find}; a task-arg is the same invocation for
- * the same key, so the worker's cache hits) and dispatches it to the worker thread. With nothing to
- * read it spins briefly, then blocks reading the doorbell socket (see {@link SharedFile}); it rings
- * the parent when it has made room in a request ring the parent's pump sleeps on. The reader
- * answers a task it could not decode. The worker thread writes each reply to the reply ring as it
+ * Two threads read the request ring, one at a time (whoever holds {@code reading}): the main
+ * thread, the <em>reader</em>, and the worker thread while it waits for a task (a
+ * {@link ThreadWorker.Feed}). Whoever reads decodes each task ({@link Codec}: the moroutine is found
+ * by its id, {@link Definition#find}; a task-arg is the same invocation for the same key, so the
+ * worker's cache hits) and dispatches it to the worker thread, which, if it read the task itself,
+ * takes it next: a task that comes to an idle worker JVM crosses no thread of its own. The reader
+ * is needed while the worker thread runs a task (a cancellation, a signal, credit or the items of
+ * a stream argument must reach it then), so it reads then, and sleeps while the worker thread
+ * waits.
+ *
+ * <p>Who watches the ring is in {@code watching}: the reader while awake, the worker thread while
+ * it waits. The reader with nothing to read yields for a while if the worker thread runs a task,
+ * then sleeps in a {@link Selector} on the doorbell socket; the worker thread stops watching when it
+ * takes a task or parks. The one who leaves nobody watching announces it in the shared file, then
+ * looks at the ring once more (see {@link SharedFile}): the parent rings the doorbell for its next
+ * request, and a request already there wakes the reader at once ({@link Selector#wakeup()}). Each
+ * watcher joins with a write that tells the parent not to ring. A ring nobody needed only wakes the
+ * reader for nothing. Whoever reads rings the parent when it has made room in a request ring the
+ * parent's pump sleeps on, and answers a task it could not decode; a stop it reads ends the
+ * reading, and the reader stops the worker. The worker thread writes each reply to the reply ring as it
  * completes the task, before it takes the next one, and rings the parent's doorbell if the
  * parent's pump sleeps. A streaming task is answered by its {@link StreamForwarder} once its last
  * items have crossed, which may be after the next task started (the worker thread never waits for
@@ -66,7 +84,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  *
  * <p>The protocol never uses stdout or stderr: both are the user's, forwarded by the parent.
  */
-public final class Child implements Codec.Calls {
+public final class Child implements Codec.Calls, ThreadWorker.Feed {
 
     /** Request: run a task. Its payload is the sequence number, then the encoded invocation. */
     static final int RUN = 1;
@@ -116,6 +134,10 @@ public final class Child implements Codec.Calls {
     /** The parent, as it was at the start (once it dies, the OS gives this JVM another). */
     private static final java.util.Optional<ProcessHandle> PARENT = ProcessHandle.current().parent();
 
+    /** The reader, in {@code watching}. */
+    private static final int READER = 1;
+    /** The worker thread, in {@code watching}. */
+    private static final int WORKER = 2;
     /** How long the reader and the worker thread wait, yielding, before they sleep: see {@link SpinBudget#yielding}. */
     private static final int SPIN_NANOS = 200_000;
     private static final byte[] NOTHING = new byte[0];
@@ -126,10 +148,15 @@ public final class Child implements Codec.Calls {
     private final Codec codec;
     private final SharedFile shared;
     private final SocketChannel socket;
-    private final ThreadWorker worker;
+    /** Where the reader sleeps: the doorbell socket's bytes, or the worker thread's {@link Selector#wakeup()}. */
+    private final Selector selector;
     private final SpinBudget idleSpin = SpinBudget.yielding(SPIN_NANOS);
     private final ByteBuffer bell = ByteBuffer.allocate(64);
-    // The reader's own.
+    /** Held (true) by the thread that reads the request ring: the reader, or the worker thread while it waits. */
+    private final AtomicBoolean reading = new AtomicBoolean();
+    /** Who watches the request ring now: {@link #READER}, {@link #WORKER}, both or none (see the class comment). */
+    private final AtomicInteger watching = new AtomicInteger(READER);
+    // Owned by whoever holds reading.
     private final Map<String, Definition> definitions = new HashMap<>();
     private final Map<Long, Invocation> taskArgs = new HashMap<>();
     /** The tasks not answered yet, by sequence number: added by the reader, removed by whoever completes them. */
@@ -144,17 +171,22 @@ public final class Child implements Codec.Calls {
     private final Map<Long, CancelledRun> cancelledRuns = new ConcurrentHashMap<>();
     /** The streaming tasks dispatched to the worker thread, by sequence number, until it leaves their run. */
     private final Map<Long, StreamRun> streamRuns = new ConcurrentHashMap<>();
-    /** The reader's: the task being decoded. */
+    /** The task being decoded. */
     private long decoding;
     private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
-    private int stop;
+    /** {@link #STOP} or {@link #TERMINATE} once read; then nothing more is read. */
+    private volatile int stop;
+    /** Set before its thread starts, which publishes it to that thread; the reader and the forwarders start later. */
+    private ThreadWorker worker;
 
-    private Child(String name, Codec codec, SharedFile shared, SocketChannel socket, ThreadWorker worker) {
+    private Child(String name, Codec codec, SharedFile shared, SocketChannel socket) throws IOException {
         this.name = name;
         this.codec = codec;
         this.shared = shared;
         this.socket = socket;
-        this.worker = worker;
+        socket.configureBlocking(false);
+        this.selector = Selector.open();
+        socket.register(selector, SelectionKey.OP_READ);
     }
 
     /**
@@ -176,15 +208,12 @@ public final class Child implements Codec.Calls {
         }
         Codec codec = new Codec(types, 2); // the reader and the worker thread
         SharedFile shared = SharedFile.open(directory.resolve("rings"));
-        // The worker's thread tells the child of each run it leaves; set before the first task, which the queue hands over.
-        Child[] child = new Child[1];
-        ThreadWorker worker = ThreadWorker.telling(name, index, new Group(highWaterMark), SpinBudget.yielding(SPIN_NANOS),
-                execution -> child[0].left(execution));
-        worker.start();
-        // Connecting is the last step: the parent takes the connection as "ready".
-        SocketChannel socket = SocketChannel.open(UnixDomainSocketAddress.of(directory.resolve("bell")));
-        child[0] = new Child(name, codec, shared, socket, worker);
-        child[0].serve();
+        // Connecting is the last step before serving: the parent takes the connection as "ready".
+        Child child = new Child(name, codec, shared, SocketChannel.open(UnixDomainSocketAddress.of(directory.resolve("bell"))));
+        child.worker = ThreadWorker.telling(name, index, new Group(highWaterMark), SpinBudget.yielding(SPIN_NANOS),
+                child::left, child);
+        child.worker.start(); // after the write of worker: its thread's start publishes the child to it
+        child.serve();
     }
 
     /**
@@ -299,10 +328,8 @@ public final class Child implements Codec.Calls {
     private void serve() throws IOException, InterruptedException {
         RingBuffer requests = shared.requests();
         while (stop == 0) {
-            if (requests.read(this::onRequest, 1) == 0) {
+            if (!read()) {
                 idle(requests);
-            } else if (shared.mustRingForRoom() && !Doorbell.ring(socket)) {
-                parentGone(); // the parent's pump slept on a full request ring: there is room now
             }
         }
         if (stop == STOP) {
@@ -315,32 +342,105 @@ public final class Child implements Codec.Calls {
         System.exit(0);
     }
 
-    private void idle(RingBuffer requests) {
-        long budget = idleSpin.next();
-        long start = System.nanoTime();
-        for (int spins = 1; idleSpin.pause(start, spins, budget); spins++) {
-            if (requests.size() > 0) {
-                idleSpin.ended(start, budget, true);
-                return;
-            }
+    /**
+     * Reads one request unless another thread is reading, or a stop was read.
+     *
+     * @return whether it read one
+     */
+    private boolean read() {
+        if (stop != 0 || !reading.compareAndSet(false, true)) {
+            return false;
         }
-        idleSpin.ended(start, budget, false);
-        shared.park(SharedFile.Side.CHILD);
-        if (requests.size() > 0) {
-            shared.unpark(SharedFile.Side.CHILD);
-            return;
-        }
-        bell.clear();
-        boolean parentGone;
         try {
-            parentGone = socket.read(bell) < 0;
-        } catch (IOException reset) {
-            parentGone = true;
+            if (stop != 0 || shared.requests().read(this::onRequest, 1) == 0) {
+                return false;
+            }
+        } finally {
+            reading.set(false);
         }
-        if (parentGone) {
+        if (shared.mustRingForRoom() && !Doorbell.ring(socket)) {
+            parentGone(); // the parent's pump slept on a full request ring: there is room now
+        }
+        return true;
+    }
+
+    /** The reader found nothing to read: it waits, yielding while the worker thread runs a task, then sleeps. */
+    private void idle(RingBuffer requests) {
+        if ((watching.get() & WORKER) == 0) {
+            long budget = idleSpin.next();
+            long start = System.nanoTime();
+            for (int spins = 1; idleSpin.pause(start, spins, budget); spins++) {
+                if (requests.size() > 0 || stop != 0) {
+                    idleSpin.ended(start, budget, true);
+                    return;
+                }
+                if ((watching.get() & WORKER) != 0) {
+                    break; // the worker thread watches: it reads what comes until it takes a task
+                }
+            }
+            idleSpin.ended(start, budget, false);
+        }
+        if (unwatch(READER)) {
+            return; // a request came as it stopped watching
+        }
+        try {
+            selector.select();
+            selector.selectedKeys().clear();
+        } catch (IOException failed) {
             parentGone();
         }
+        if (!Doorbell.drain(socket, bell)) {
+            parentGone();
+        }
+        watch(READER);
+    }
+
+    /** {@code who} watches the request ring from now on: the parent need not ring. */
+    private void watch(int who) {
+        watching.getAndUpdate(w -> w | who);
         shared.awake(SharedFile.Side.CHILD);
+    }
+
+    /**
+     * {@code who} stops watching the request ring. If nobody watches now, the parent must ring the
+     * doorbell for its next request; if a request came before it could know that, the reader is
+     * woken (or, if it is the reader, goes on).
+     *
+     * @return whether the reader must read now (only for {@code who == READER}: the worker thread
+     *     wakes the reader itself)
+     */
+    private boolean unwatch(int who) {
+        if ((watching.updateAndGet(w -> w & ~who)) != 0) {
+            return false;
+        }
+        shared.park(SharedFile.Side.CHILD);
+        if (shared.requests().size() == 0 && stop == 0) {
+            return false;
+        }
+        if (!shared.unpark(SharedFile.Side.CHILD)) {
+            return false; // the parent rang: its byte wakes the reader
+        }
+        if (who == READER) {
+            watching.getAndUpdate(w -> w | READER);
+            return true;
+        }
+        selector.wakeup();
+        return false;
+    }
+
+    @Override
+    public void waiting() {
+        watch(WORKER);
+    }
+
+    @Override
+    public boolean poll() {
+        return read();
+    }
+
+    @Override
+    public void stopped() {
+        unwatch(WORKER);
     }
 
     private void onRequest(int type, MutableDirectBuffer buffer, int index, int length) {
@@ -382,6 +482,7 @@ public final class Child implements Codec.Calls {
         }
         if (type != RUN && type != RUN_STREAM) {
             stop = type;
+            selector.wakeup(); // if the worker thread read it, the reader stops the worker
             return;
         }
         int header = type == RUN_STREAM ? Long.BYTES + Integer.BYTES : Long.BYTES;

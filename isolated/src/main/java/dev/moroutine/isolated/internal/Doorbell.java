@@ -11,9 +11,9 @@ import java.nio.channels.SocketChannel;
  * for a while and found nothing.
  *
  * <p>Why a socket rather than a futex on the shared file: the parent's pump sleeps in a
- * {@link java.nio.channels.Selector}, which the child wakes by writing to the socket and a thread of
- * the parent wakes with {@link java.nio.channels.Selector#wakeup()}; the child's reader sleeps in a
- * blocking read. Both are portable (Linux, macOS, Windows), need no native access, and a sleeper
+ * {@link java.nio.channels.Selector}, which the other process wakes by writing to the socket and a
+ * thread of its own process with {@link java.nio.channels.Selector#wakeup()}; the child's reader
+ * sleeps the same way. Both are portable (Linux, macOS, Windows), need no native access, and a sleeper
  * costs no CPU. The socket also ends when the other process dies, whatever killed it, which wakes
  * the sleeper at once. A futex (a native call through FFM) would save the system call of the
  * selector but cannot wait for a local wake-up and a process at once, and exists only on Linux.

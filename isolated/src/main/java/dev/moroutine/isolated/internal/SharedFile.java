@@ -26,10 +26,10 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  *    0 ┌────────────────────────────────────┐
  *      │ magic "MORO" (int) │ version (int) │  checked by the child
  *   64 │ parentParked (int)                 │  1 while the parent's pump sleeps on its doorbell
- *  128 │ childParked (int)                  │  1 while the child's reader sleeps on its doorbell
+ *  128 │ childParked (int)                  │  1 while nobody in the child watches the request ring
  *  192 │ roomWanted (int)                   │  1 while the parent's pump sleeps on a full request ring
  *  256 ├────────────────────────────────────┤
- *      │ requests: OneToOneRingBuffer       │  parent (one writer at a time) ─► child's reader
+ *      │ requests: OneToOneRingBuffer       │  parent (one writer at a time) ─► child (one reader at a time)
  *      │   RING_CAPACITY + trailer          │
  *      ├────────────────────────────────────┤
  *      │ replies: ManyToOneRingBuffer       │  child's worker thread (and reader) ─► parent's pump
@@ -44,10 +44,11 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * once more and sleeps on its doorbell (see {@link Doorbell}). A writer fences after its write, then
  * takes the reader's parked word from 1 to 0 and rings only if it did: both sides write, fence and
  * read, so either the sleeper sees the message or the writer sees it must ring, and one sleep costs
- * at most one ring.
+ * at most one ring. In the child, two threads watch the request ring in turn (see {@link Child}):
+ * the last one to stop sets the word.
  *
  * <p>A parent that sleeps because the request ring is full sets {@code roomWanted} as well; the
- * child's reader, once it has emptied half the ring, takes it from 1 to 0 and rings. That
+ * child, once it has emptied half the ring, takes it from 1 to 0 and rings. That
  * hand-shake has no fence on the child's side (it would cost every request): a ring it loses to
  * the race costs the parent the bounded wait it sleeps for then.
  */
@@ -150,7 +151,8 @@ final class SharedFile implements AutoCloseable {
 
     /**
      * The parent's requests to the child: one producer at a time (the parent's pump, or a dispatch
-     * that writes its task itself, holding the worker's writing flag), one consumer (the child's reader).
+     * that writes its task itself, holding the worker's writing flag), one consumer at a time (the
+     * child's reader, or its worker thread while it waits).
      */
     RingBuffer requests() {
         return requests;
@@ -196,10 +198,10 @@ final class SharedFile implements AutoCloseable {
     }
 
     /**
-     * The child's reader, having read a request: whether it must ring the parent, which sleeps for
+     * The child, having read a request: whether it must ring the parent, which sleeps for
      * room that is there now (half the request ring, enough for a message of any size).
      *
-     * @return {@code true} for at most one reader call per sleep
+     * @return {@code true} for at most one call per sleep
      */
     boolean mustRingForRoom() {
         return header.getIntVolatile(ROOM_WANTED) == 1 && requests.size() <= RING_CAPACITY / 2
