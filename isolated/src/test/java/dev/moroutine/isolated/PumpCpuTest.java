@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * What a pool's pump costs while it waits: nothing when idle, next to nothing while the request
- * ring stays full (the README: "the sender sleeps too, for at most 1 ms at a time"), however long
- * the child's reader takes to make room. Each test measures the pump thread's CPU time over a
+ * What a pool's pump costs while it waits: nothing when idle (nor does an idle worker JVM), next
+ * to nothing while the request ring stays full (the README: "the sender sleeps too, for at most
+ * 1 ms at a time"), however long the child's reader takes to make room. Each test measures the pump thread's CPU time over a
  * window of wall time; the window is the measurement, not a wait for an event.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -59,6 +59,26 @@ class PumpCpuTest {
             }
             double share = pumpCpuShare(pool, 100_000_000L, "idle");
             assertTrue(share < 0.01, String.format("an idle pump used %.2f%% of a core", 100 * share));
+        }
+    }
+
+    @Test
+    void anIdleWorkerJvmCostsNoCpu() throws Exception {
+        try (Pool pool = Isolated.workers(1)) {
+            long pid = pool.run(Jobs.pid.call());
+            for (int i = 0; i < 1000; i++) {
+                assertEquals(i * i, pool.run(Jobs.square.call(i))); // read by its worker thread, its reader asleep
+            }
+            ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
+            window(500_000_000L); // the compiler may still be at work on what just ran
+            long cpu0 = child.info().totalCpuDuration().orElseThrow().toNanos();
+            long wall0 = System.nanoTime();
+            window(WINDOW_NANOS);
+            long cpu = child.info().totalCpuDuration().orElseThrow().toNanos() - cpu0;
+            double share = (double) cpu / (System.nanoTime() - wall0);
+            System.out.printf("idle worker JVM CPU: %.3f ms%n", cpu / 1e6);
+            // Its JVM's own threads (the compiler, the GC) may wake now and then; a spinning reader or worker thread would take 100%.
+            assertTrue(share < 0.03, String.format("an idle worker JVM used %.2f%% of a core", 100 * share));
         }
     }
 
