@@ -13,8 +13,9 @@ package dev.moroutine.internal.dispatch;
  * processor it never spins.
  *
  * <p>A {@linkplain #yielding yielding} budget is for hand-offs along a chain of more threads than
- * cores, as a task to a worker JVM takes (the caller, the pump, the child's reader and its worker
- * thread: four threads for one round trip on two cores). There, a spinner that holds its core
+ * cores, as a task to a worker JVM takes (the caller, the pump and the child's worker thread, which
+ * reads the requests while it waits: three threads for one round trip on two cores, four while the
+ * child's reader stands in for a busy worker thread). There, a spinner that holds its core
  * starves the next thread of the chain, and a thread that parks lets its core halt, which in a
  * virtual machine takes tens of microseconds to wake. So each step of its wait yields the core
  * ({@link Thread#yield}) to whatever is runnable, and the wait keeps its whole budget, never

@@ -9,12 +9,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * In a worker JVM, one stream argument of a task (see {@link StreamFeeder} for the caller's side):
- * the reader thread emits what arrives into a {@link Pipe} of the pool's high-water mark, and the
- * function reads its consumer end. Its takes are reported back as credit ({@link Child#ARG_CREDIT})
+ * the thread reading the requests (see {@link Child}) emits what arrives into a {@link Pipe} of
+ * the pool's high-water mark, and the function reads its consumer end. Its takes are reported back as credit ({@link Child#ARG_CREDIT})
  * from the function's own thread, through the pipe's wake on consumption, whenever a quarter of
  * the high-water mark has been taken since the last report.
  *
- * <p>The hand-shake: the reader arms the wake after it emits, then looks at the count; the
+ * <p>The hand-shake: that thread arms the wake after it emits, then looks at the count; the
  * function publishes its count, then looks whether the wake is armed. Either sees the other, so
  * credit that is due is never left unsent; both may send it, which is harmless (the caller keeps
  * the largest count).
@@ -37,12 +37,12 @@ final class InboundStream implements Endpoint {
         this.step = Math.max(1, highWaterMark / 4);
     }
 
-    /** On the reader: items from the caller; the credit keeps them within the pipe's room. */
+    /** On the thread reading the requests: items from the caller; credit keeps them within the pipe's room. */
     void emit(Object item) {
         pipe.emit(item);
     }
 
-    /** On the reader, after a batch: asks the function's next take to report, unless a report is due now. */
+    /** On the thread reading the requests, after a batch: asks the next take to report, unless one is due now. */
     void arm() {
         pipe.wakeOnConsumption(reported.get() + step, onTake);
         report();

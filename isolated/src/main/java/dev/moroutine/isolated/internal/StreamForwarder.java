@@ -14,7 +14,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  *
  * <h2>Flow control: credit</h2>
  * The caller's pump grants credit by sending the count its consumer has taken ({@link Child#CREDIT});
- * the reader thread hands it to {@link Pipe#acknowledge}. The pipe counts the producer's lead
+ * the thread reading the requests hands it to {@link Pipe#acknowledge}. The pipe counts the producer's lead
  * against that count, not against what this forwarder took, so the function blocks in
  * {@code emit} while it is {@code highWaterMark} items ahead of the caller's consumer, wherever
  * those items are (in this pipe, in a batch, in the ring, or in the caller's pipe). The caller's
