@@ -236,19 +236,15 @@ public final class Execution<R> extends CompletableFuture<R> {
     /** Waits like {@link CompletableFuture#join()}, after spinning briefly: the answer is often sub-microsecond. */
     @Override
     public R join() {
-        Waiting.spinUntilDone(this, callerSpin());
+        Waiting.spinUntilDone(this, worker.callerSpin(), worker.callerFeed());
         return super.join();
     }
 
     /** Waits like {@link CompletableFuture#get()}, after spinning briefly: the answer is often sub-microsecond. */
     @Override
     public R get() throws InterruptedException, ExecutionException {
-        Waiting.spinUntilDone(this, callerSpin());
+        Waiting.spinUntilDone(this, worker.callerSpin(), worker.callerFeed());
         return super.get();
-    }
-
-    private SpinBudget callerSpin() {
-        return worker.callerSpin();
     }
 
     /**

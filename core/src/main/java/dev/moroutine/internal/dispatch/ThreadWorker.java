@@ -280,30 +280,6 @@ public final class ThreadWorker implements Worker {
         void left(Execution<?> execution);
     }
 
-    /**
-     * What a worker's thread does itself while it waits for executions, between its looks at its
-     * queue: a worker JVM's thread reads the requests that come from its parent, so that a task
-     * needs no hand-off from another thread there when this one is idle. Called on the worker's
-     * thread only, only while it has no execution, in the order waiting, poll…, stopped; none may throw.
-     */
-    public interface Feed {
-        /** The thread begins to wait (spinning): from now on it polls. */
-        void waiting();
-
-        /**
-         * One step of the wait: may dispatch executions to this worker, which the thread takes next.
-         *
-         * @return whether it found anything to do (the thread looks at its queue again without pausing)
-         */
-        boolean poll();
-
-        /**
-         * The thread stops waiting: it has an execution to run, or it will park, and then only a
-         * dispatch wakes it. It polls no more until it waits again.
-         */
-        void stopped();
-    }
-
     /** Starts the worker's thread. */
     public void start() {
         starter.accept(newThread(null));

@@ -47,20 +47,35 @@ public final class Waiting {
      *
      * @param future what to wait for
      * @param budget how long to spin: adapted to how spinning pays, or fixed if it is {@linkplain SpinBudget#yielding yielding}
+     * @param feed what the thread does itself at each step of its spin (a step that found something
+     *     to do does not pause, but the budget still ends the spin); null for nothing
      */
-    public static void spinUntilDone(Future<?> future, SpinBudget budget) {
+    public static void spinUntilDone(Future<?> future, SpinBudget budget, Feed feed) {
         if (future.isDone() || Thread.currentThread().isVirtual()) {
             return;
         }
         long limit = budget.next();
         long start = System.nanoTime();
-        for (int spins = 1; budget.pause(start, spins, limit); spins++) {
-            if (future.isDone()) {
-                budget.ended(start, limit, true);
-                return;
+        if (feed != null) {
+            feed.waiting();
+        }
+        try {
+            for (int spins = 1; ; spins++) {
+                if (future.isDone()) {
+                    budget.ended(start, limit, true);
+                    return;
+                }
+                boolean found = feed != null && feed.poll();
+                if (found ? System.nanoTime() - start >= limit : !budget.pause(start, spins, limit)) {
+                    break;
+                }
+            }
+            budget.ended(start, limit, false);
+        } finally {
+            if (feed != null) {
+                feed.stopped();
             }
         }
-        budget.ended(start, limit, false);
     }
 
     /**

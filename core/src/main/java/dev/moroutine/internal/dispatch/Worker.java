@@ -61,6 +61,17 @@ public non-sealed interface Worker extends WorkerHandle {
     SpinBudget callerSpin();
 
     /**
+     * What a caller waiting for one of this worker's answers does while it spins: a worker whose
+     * answers another thread of its own reads (a worker JVM's pump) lets the caller read them,
+     * which spares the answer a hand-off through that thread.
+     *
+     * @return the feed, shared by all callers of this worker; null (the default) for nothing
+     */
+    default Feed callerFeed() {
+        return null;
+    }
+
+    /**
      * The pool this worker belongs to: the very group its backend was started with, by which the
      * pool tells its own workers from another pool's.
      *

@@ -4,6 +4,7 @@ import dev.moroutine.AbortController;
 import dev.moroutine.Signal;
 import dev.moroutine.internal.call.Definition;
 import dev.moroutine.internal.dispatch.Execution;
+import dev.moroutine.internal.dispatch.Feed;
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.SpinBudget;
 import dev.moroutine.internal.dispatch.StreamArg;
@@ -39,7 +40,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * <h2>Threads</h2>
  * Two threads read the request ring, one at a time (whoever holds {@code reading}): the main
  * thread, the <em>reader</em>, and the worker thread while it waits for a task (a
- * {@link ThreadWorker.Feed}). Whoever reads decodes each task ({@link Codec}: the moroutine is found
+ * {@link Feed}). Whoever reads decodes each task ({@link Codec}: the moroutine is found
  * by its id, {@link Definition#find}; a task-arg is the same invocation for the same key, so the
  * worker's cache hits) and dispatches it to the worker thread, which, if it read the task itself,
  * takes it next: a task that comes to an idle worker JVM crosses no thread of its own. The reader
@@ -84,7 +85,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  *
  * <p>The protocol never uses stdout or stderr: both are the user's, forwarded by the parent.
  */
-public final class Child implements Codec.Calls, ThreadWorker.Feed {
+public final class Child implements Codec.Calls, Feed {
 
     /** Request: run a task. Its payload is the sequence number, then the encoded invocation. */
     static final int RUN = 1;

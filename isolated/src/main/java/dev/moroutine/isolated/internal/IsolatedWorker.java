@@ -3,6 +3,7 @@ package dev.moroutine.isolated.internal;
 import dev.moroutine.Signal;
 import dev.moroutine.WorkerDiedException;
 import dev.moroutine.internal.dispatch.Execution;
+import dev.moroutine.internal.dispatch.Feed;
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.SpinBudget;
 import dev.moroutine.internal.dispatch.Worker;
@@ -27,6 +28,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
@@ -40,13 +43,34 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * call there), counts it in {@code admitted} and writes it into the request ring itself (see
  * "Direct sends") or offers it to the {@code outbox}, a lock-free multi-producer queue. One platform
  * daemon thread per worker, the <em>pump</em>, owns everything
- * else: it moves tasks from the outbox into the request ring, reads the reply ring and completes the
- * executions (so dependent stages without {@code Async} run on it), starts and replaces the JVM,
- * and stops it. With nothing to do it spins briefly, then sleeps in a {@link Selector} on the
+ * else, holding {@code pumping}: it moves tasks from the outbox into the request ring, reads the
+ * reply ring and completes the executions (so dependent stages without {@code Async} run on it, or
+ * on a caller that reads answers: see below), starts and replaces the JVM, and stops it. With
+ * nothing to do it spins briefly (unless callers watch), then sleeps in a {@link Selector} on the
  * doorbell socket, having announced it in {@code parked} (for this JVM's threads, which wake it
  * with {@link Selector#wakeup()}) and in the shared file (for the child, which rings the socket):
  * see {@link SharedFile} for the hand-shake. A dispatch offers, then reads {@code parked}; the
  * pump writes {@code parked}, then looks at the outbox; both are volatile, so one sees the other.
+ *
+ * <h2>Callers read answers</h2>
+ * A caller waiting for an answer (spinning, through {@link #callerFeed()}) counts itself in
+ * {@code watching}, which also holds {@link #PUMP} while the pump is awake. While a caller watches,
+ * the pump does not spin, unless it has just sent tasks from the outbox (tasks that need it: a
+ * timeout, a signal, a stream; the callers' next ones will too, and a sleeping pump would cost each
+ * a wake-up): it sleeps, releasing {@code pumping}, and a caller that takes the lock
+ * ({@code tryLock}: never waiting for it) reads the reply ring as the pump would, with the same
+ * code, so an answer crosses no thread of its own to reach a waiting caller. Whoever holds the lock
+ * is the pump for that moment; the pump takes it back when it wakes (waiting for a caller's batch).
+ * So the pump's state (the tasks in flight, the JVM, its mapped file, which is unmapped only under
+ * the lock) has one owner at a time, and the lock orders their writes. A caller that read answers
+ * wakes the pump when they made work for it ({@link #pumpMustLook}). The parent's parked word in
+ * the shared file says whether the child must ring: the last watcher to stop (the pump as it sleeps,
+ * or the last caller, under the lock) sets it and looks at the reply ring once more; a caller that
+ * becomes the first watcher takes it back. The pump sets {@code parked} before it stops watching,
+ * so a last caller that cannot take the lock (the pump is about to sleep, having seen the caller
+ * watch, and left the word alone) wakes it instead, and it looks again.
+ * A completion run by a caller that holds the lock is run by the pump, as far as this worker
+ * is concerned: {@link #isCurrent()} is true there, and such a caller reads no more answers.
  * What waits for room in a full request ring is no work until the child has read on: the pump
  * sleeps then too, having set {@code roomWanted} in the shared file, so the child rings once it has
  * emptied half the ring; that hand-shake may lose a ring (see {@link SharedFile}), so the pump
@@ -139,6 +163,10 @@ public final class IsolatedWorker implements Worker {
     private static final int FULL_RING_WAIT_MILLIS = 1;
     /** Replies read in one go, so that the pump also sends while a busy JVM replies. */
     private static final int REPLY_BATCH = 64;
+    /** In {@code watching}: the pump is awake. */
+    private static final int PUMP = 1;
+    /** In {@code watching}: what each waiting caller adds. */
+    private static final int CALLER = 2;
 
     private static final VarHandle ADMITTED;
     private static final VarHandle PARKED;
@@ -172,13 +200,18 @@ public final class IsolatedWorker implements Worker {
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final Selector selector;
     private final Thread pump;
+    /** Held by whoever acts as the pump: the pump thread, but in its sleeps, or a caller reading answers then (see "Callers read answers"). */
+    private final ReentrantLock pumping = new ReentrantLock();
+    /** Who watches the reply ring: {@link #PUMP} while the pump is awake, plus {@link #CALLER} per waiting caller. */
+    private final AtomicInteger watching = new AtomicInteger(PUMP);
+    private final Feed callers = new CallersFeed();
 
     private volatile int lifecycle = OPEN;
     private volatile String stopReason;
     /** Set with STOPPED when a crash loop stops the pool: tasks then fail with it instead of being cancelled. */
     private volatile String crashLoop;
     private volatile long admitted;
-    /** Written by the pump only. */
+    /** Written under {@code pumping} only. */
     private volatile long settled;
     private volatile int parked;
     /** The JVM's process ended; the pump looks. */
@@ -186,12 +219,14 @@ public final class IsolatedWorker implements Worker {
     /** A timer fired; the pump looks. */
     private volatile boolean overtime;
     private volatile Execution<?> running;
+    /** What a caller reading answers threw ({@link VirtualMachineError}s only): the pump stops the worker, as if it had thrown it. */
+    private volatile Throwable callerFault;
     /** 1 while a thread writes the request ring: the pump, or a dispatch that writes its task itself (see "Direct sends"). */
     private volatile int writing;
     /** The JVM whose request ring a dispatch may write itself, or null: the gate of "Direct sends"; written by the pump. */
     private volatile ChildProcess direct;
 
-    // Owned by the pump.
+    // Owned by the holder of pumping.
     private final ArrayDeque<Entry> retry = new ArrayDeque<>();
     private final ArrayDeque<Entry> inFlight = new ArrayDeque<>();
     private final ByteBuffer scratch = ByteBuffer.allocate(64);
@@ -216,6 +251,11 @@ public final class IsolatedWorker implements Worker {
     /** The read position of {@code child}'s request ring when a write last found it full; -1 once the child read on. */
     private long fullAt = -1;
     private boolean stopSent;
+    /**
+     * The pump has sent tasks from the outbox since it last went idle: callers' tasks need it, so it
+     * stays awake for the next one (and reads their answers) rather than sleep while they watch.
+     */
+    private boolean carrying;
     /** Written under {@code writing}. */
     private long nextSeq;
 
@@ -489,7 +529,8 @@ public final class IsolatedWorker implements Worker {
 
     @Override
     public boolean isCurrent() {
-        return Thread.currentThread() == pump; // it completes executions: waiting there would stop it answering
+        // Whoever acts as the pump completes executions: waiting there would stop it answering.
+        return pumping.isHeldByCurrentThread();
     }
 
     /**
@@ -503,6 +544,93 @@ public final class IsolatedWorker implements Worker {
     @Override
     public SpinBudget callerSpin() {
         return callerSpin;
+    }
+
+    @Override
+    public Feed callerFeed() {
+        return callers;
+    }
+
+    /** A waiting caller's part in reading the answers: see "Callers read answers". */
+    private final class CallersFeed implements Feed {
+        @Override
+        public void waiting() {
+            if (watching.getAndAdd(CALLER) == 0 && pumping.tryLock()) { // nobody watched: the reply ring's word may say parked
+                try {
+                    if (child != null) {
+                        child.shared().awake(SharedFile.Side.PARENT); // the caller reads: the child need not ring
+                    }
+                } finally {
+                    pumping.unlock();
+                }
+            } // else the child may ring, needlessly: the pump wakes, finds callers watching and sleeps again
+        }
+
+        @Override
+        public boolean poll() {
+            if (pumping.isHeldByCurrentThread() || !pumping.tryLock()) { // held here: a completion run by this very read waits
+                return false;
+            }
+            boolean pumpMustLook;
+            int read;
+            try {
+                if (child == null) {
+                    return false; // the pump stopped for good
+                }
+                Entry currentBefore = current();
+                long idleBefore = idleSince;
+                read = child.shared().replies().read(IsolatedWorker.this::onReply, REPLY_BATCH);
+                pumpMustLook = read > 0 && pumpMustLook(currentBefore, idleBefore);
+            } catch (Throwable fault) { // a VirtualMachineError: onReply catches the rest, as on the pump
+                callerFault = fault;
+                wake();
+                throw fault;
+            } finally {
+                pumping.unlock();
+            }
+            if (pumpMustLook) {
+                wake();
+            }
+            return read > 0;
+        }
+
+        @Override
+        public void stopped() {
+            if (watching.addAndGet(-CALLER) != 0) {
+                return;
+            }
+            if (!pumping.tryLock()) {
+                // The pump holds it: awake since its sleep, it sets the word when it sleeps again; or about to
+                // sleep, having seen this caller watch, so it has not set the word: it must look again.
+                wake();
+                return;
+            }
+            boolean answered = false;
+            try {
+                if (child != null && watching.get() == 0) { // else someone watches again, or the pump stopped for good
+                    SharedFile shared = child.shared();
+                    shared.park(SharedFile.Side.PARENT);
+                    answered = shared.replies().size() > 0 && shared.unpark(SharedFile.Side.PARENT);
+                }
+            } finally {
+                pumping.unlock();
+            }
+            if (answered) {
+                wake(); // an answer came before the child could see that nobody watches
+            }
+        }
+    }
+
+    /**
+     * After a caller read answers while the pump slept: whether the pump must look, having work
+     * that those answers made (the current task's stream, whose credit it watches; the idle timer
+     * it sleeps by; the stop it sends once everything is answered; a retiring JVM's hand-over).
+     */
+    private boolean pumpMustLook(Entry currentBefore, long idleBefore) {
+        Entry now = current();
+        return lifecycle != OPEN || successor != null || pumpWork()
+                || now != currentBefore && now != null && (now.output != null || now.feeders != null)
+                || idleBefore == 0 && idleSince != 0 && backend.retirement().idleNanos() >= 0;
     }
 
     @Override
@@ -572,6 +700,7 @@ public final class IsolatedWorker implements Worker {
     // ---- the pump ----
 
     private void pump() {
+        pumping.lock(); // for good, but in its sleeps
         Throwable fault = null;
         try {
             child = startJvm();
@@ -611,6 +740,7 @@ public final class IsolatedWorker implements Worker {
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.WARNING, "closing the selector of " + name + " failed", e);
             }
+            pumping.unlock(); // with child null: a caller reads no more (watching keeps PUMP: none sets the word either)
             backend.workerStopped(); // before the count-down: once the pool is closed, its shared files are gone
             stopped.countDown();
             if (fault != null) {
@@ -689,6 +819,10 @@ public final class IsolatedWorker implements Worker {
     /** Runs until the worker stops. */
     private void work() throws IOException {
         for (;;) {
+            Throwable fault = callerFault;
+            if (fault != null) {
+                throw new IllegalStateException("a caller reading its answers failed", fault);
+            }
             collectSent();
             boolean busy = child.shared().replies().read(this::onReply, REPLY_BATCH) > 0;
             if (overtime) {
@@ -715,7 +849,9 @@ public final class IsolatedWorker implements Worker {
             }
             if (WRITING.compareAndSet(this, 0, 1)) {
                 try {
-                    busy |= send();
+                    boolean sentTasks = send();
+                    carrying |= sentTasks;
+                    busy |= sentTasks;
                     busy |= sendCancels();
                     busy |= sendSignals();
                     busy |= sendCredit();
@@ -738,7 +874,12 @@ public final class IsolatedWorker implements Worker {
     }
 
     private boolean hasWork() {
-        return child.shared().replies().size() > 0 || exited || overtime || idleExpired() || roomToWrite()
+        return child.shared().replies().size() > 0 || pumpWork();
+    }
+
+    /** What the pump has to do but read answers. */
+    private boolean pumpWork() {
+        return exited || overtime || idleExpired() || roomToWrite()
                 && ((!outbox.isEmpty() || !retry.isEmpty()) && sentToChild < taskLimit || !cancelled.isEmpty() || !signalled.isEmpty()
                 || creditDue() != null || feedsWaiting());
     }
@@ -764,14 +905,21 @@ public final class IsolatedWorker implements Worker {
         return true;
     }
 
-    /** Waits for work yielding the core, for the idle budget: whether it came. */
-    private boolean spunIntoWork() {
+    /**
+     * Waits for work yielding the core, for the idle budget: whether it came.
+     *
+     * @param forCallers whether it waits for callers' tasks too; else it stops once a caller watches
+     */
+    private boolean spunIntoWork(boolean forCallers) {
         long budget = idleSpin.next();
         long start = System.nanoTime();
         for (int spins = 1; idleSpin.pause(start, spins, budget); spins++) {
             if (hasWork()) {
                 idleSpin.ended(start, budget, true);
                 return true;
+            }
+            if (!forCallers && watching.get() != PUMP) {
+                break; // a caller watches: it reads the answers while it waits
             }
         }
         idleSpin.ended(start, budget, false);
@@ -781,12 +929,16 @@ public final class IsolatedWorker implements Worker {
     private void idle() throws IOException {
         // Not while the request ring stays full: room comes when the child's reader catches up, which may take
         // long (a slow decode, a pause), and a yielding spin after each of the sleeps below would keep a core busy.
-        if (fullAt < 0 && spunIntoWork()) {
+        boolean forCallers = carrying;
+        carrying = false;
+        if (fullAt < 0 && (forCallers || watching.get() == PUMP) && spunIntoWork(forCallers)) {
             return;
         }
         SharedFile shared = child.shared();
-        parked = 1;
-        shared.park(SharedFile.Side.PARENT);
+        parked = 1; // before it stops watching: a caller that then finds nobody watching wakes it (CallersFeed.stopped)
+        if (watching.addAndGet(-PUMP) == 0) {
+            shared.park(SharedFile.Side.PARENT);
+        } // else the last caller to stop watching sets the word
         boolean full = fullAt >= 0;
         if (full) {
             shared.wantRoom(true);
@@ -797,27 +949,38 @@ public final class IsolatedWorker implements Worker {
             current.output.wakeOnConsumption(current.credited + creditStep(current), this::wake);
         }
         if (hasWork()) {
+            watching.addAndGet(PUMP);
             parked = 0;
-            shared.unpark(SharedFile.Side.PARENT);
+            shared.awake(SharedFile.Side.PARENT);
             if (full) {
                 shared.wantRoom(false);
             }
             return;
         }
         long idleNanos = backend.retirement().idleNanos();
+        long sleepMillis; // 0: until woken
         if (full) {
-            selector.select(FULL_RING_WAIT_MILLIS); // woken sooner by the child's ring for room, or by a reply
-            shared.wantRoom(false);
+            sleepMillis = FULL_RING_WAIT_MILLIS; // woken sooner by the child's ring for room, or by a reply
         } else if (successor != null && successor.socket() == null) { // to give up on it if it does not start in time
             long left = TimeUnit.NANOSECONDS.convert(backend.settings().startTimeout()) - (System.nanoTime() - successorLaunched);
-            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1));
+            sleepMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1);
         } else if (idleNanos >= 0 && idleSince != 0) {
             long left = idleNanos - (System.nanoTime() - idleSince);
-            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1)); // once, to retire it
+            sleepMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1); // once, to retire it
         } else {
-            selector.select();
+            sleepMillis = 0;
+        }
+        pumping.unlock(); // callers watching read the answers while it sleeps
+        try {
+            selector.select(sleepMillis);
+        } finally {
+            pumping.lock();
+            watching.addAndGet(PUMP);
         }
         parked = 0;
+        if (full) {
+            shared.wantRoom(false);
+        }
         shared.awake(SharedFile.Side.PARENT);
         if (!selector.selectedKeys().isEmpty()) {
             selector.selectedKeys().clear();

@@ -25,14 +25,14 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * <pre>
  *    0 ┌────────────────────────────────────┐
  *      │ magic "MORO" (int) │ version (int) │  checked by the child
- *   64 │ parentParked (int)                 │  1 while the parent's pump sleeps on its doorbell
+ *   64 │ parentParked (int)                 │  1 while nobody in the parent watches the replies
  *  128 │ childParked (int)                  │  1 while nobody in the child watches the request ring
  *  192 │ roomWanted (int)                   │  1 while the parent's pump sleeps on a full request ring
  *  256 ├────────────────────────────────────┤
  *      │ requests: OneToOneRingBuffer       │  parent (one writer at a time) ─► child (one reader at a time)
  *      │   RING_CAPACITY + trailer          │
  *      ├────────────────────────────────────┤
- *      │ replies: ManyToOneRingBuffer       │  child's worker thread (and reader) ─► parent's pump
+ *      │ replies: ManyToOneRingBuffer       │  child's worker thread (and reader) ─► parent's pump (or a caller)
  *      │   RING_CAPACITY + trailer          │
  *      └────────────────────────────────────┘
  * </pre>
@@ -44,8 +44,9 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * once more and sleeps on its doorbell (see {@link Doorbell}). A writer fences after its write, then
  * takes the reader's parked word from 1 to 0 and rings only if it did: both sides write, fence and
  * read, so either the sleeper sees the message or the writer sees it must ring, and one sleep costs
- * at most one ring. In the child, two threads watch the request ring in turn (see {@link Child}):
- * the last one to stop sets the word.
+ * at most one ring. In the child, two threads watch the request ring in turn (see {@link Child}),
+ * in the parent the pump and the callers waiting for answers watch the reply ring (see
+ * {@code IsolatedWorker}): the last one to stop sets the word.
  *
  * <p>A parent that sleeps because the request ring is full sets {@code roomWanted} as well; the
  * child, once it has emptied half the ring, takes it from 1 to 0 and rings. That
@@ -158,7 +159,7 @@ final class SharedFile implements AutoCloseable {
         return requests;
     }
 
-    /** The child's replies: produced by the child's worker thread and reader, consumed by the parent's pump. */
+    /** The child's replies: produced by the child's worker thread and reader, consumed by the parent's pump or a caller in its stead. */
     RingBuffer replies() {
         return replies;
     }
