@@ -151,6 +151,33 @@ public final class OrderJobs {
         public void readExternal(ObjectInput in) {}
     }
 
+    /** An item that crosses from the caller but cannot be decoded in the worker JVM: a {@link LinkageError} there. */
+    public static final class UnreadableThere implements Externalizable {
+        private static final long serialVersionUID = 1L;
+
+        /** For the codec. */
+        public UnreadableThere() {}
+
+        @Override
+        public void writeExternal(ObjectOutput out) throws IOException {
+            out.writeInt(1);
+        }
+
+        @Override
+        public void readExternal(ObjectInput in) {
+            throw new NoClassDefFoundError("com/example/MissingThere");
+        }
+    }
+
+    /** Counts the items of a stream argument of any type. */
+    public static final Mo1<Iterable<Object>, Integer> countAll = mo(items -> {
+        int n = 0;
+        for (Object ignored : items) {
+            n++;
+        }
+        return n;
+    });
+
     /** Emits "first", then a {@link Bottomless} (or, with 1, an {@link Unlinked}), and returns. */
     public static final StreamMo1<Integer, Object> firstThenBottomless = emitting((Integer which, Emitter<Object> out) -> {
         out.emit("first");

@@ -1,17 +1,20 @@
 package dev.moroutine.isolated;
 
 import static dev.moroutine.Moroutine.assign;
+import static dev.moroutine.stream.Streaming.channel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.moroutine.Moroutine;
 import dev.moroutine.Pool;
+import dev.moroutine.TaskFailedException;
 import dev.moroutine.stream.StreamTask;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A stream argument that cannot be opened fails its own task only: the worker JVM and its pump go on. */
+/** A stream argument that cannot be opened, or whose item cannot be decoded, fails its own task only: the worker JVM and its pump go on. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StreamArgumentRefusalTest {
 
@@ -52,6 +55,23 @@ class StreamArgumentRefusalTest {
                     () -> own.submit(assign(w0, StreamJobs.stats.call(onItself))).get(20, TimeUnit.SECONDS));
             assertEquals(true, String.valueOf(failed.getCause()).contains("wait for itself"), String.valueOf(failed.getCause()));
             assertEquals(49, own.submit(Jobs.square.call(7)).get(20, TimeUnit.SECONDS), "the worker goes on");
+        }
+    }
+
+    /**
+     * An item that the caller encodes but the worker JVM cannot decode, with a {@link LinkageError}
+     * (a class missing or failing to initialise there): it fails the stream argument, named, as
+     * such a task argument fails its task, and the JVM goes on.
+     */
+    @Test
+    void anItemThatCannotBeDecodedThereFailsTheTaskAndTheJvmGoesOn() {
+        try (Pool pool = Isolated.workers(1, IsolatedOptions.defaults().register(OrderJobs.UnreadableThere.class))) {
+            long pid = pool.run(Jobs.pid.call());
+            TaskFailedException failed = assertThrows(TaskFailedException.class,
+                    () -> pool.run(OrderJobs.countAll.call(channel(List.of("first", new OrderJobs.UnreadableThere())))));
+            assertEquals(true, String.valueOf(failed.getMessage()).contains("UnreadableThere"), failed.getMessage());
+            assertEquals(pid, pool.run(Jobs.pid.call()), "the same JVM goes on");
+            assertEquals(2, pool.run(OrderJobs.countAll.call(channel(List.of("a", "b")))));
         }
     }
 }

@@ -436,7 +436,16 @@ public final class Child implements Codec.Calls, Feed {
 
     @Override
     public boolean poll() {
-        return read();
+        try {
+            return read();
+        } catch (Throwable fault) {
+            // A VirtualMachineError: the worker thread would die of it with WORKER set, and nobody would read the
+            // requests again. The reader dies of it too, which ends this JVM: so does this, and the parent settles its tasks.
+            System.err.println("[moroutine] " + name + ": reading a request failed, so this JVM stops");
+            fault.printStackTrace();
+            Runtime.getRuntime().halt(1);
+            throw fault;
+        }
     }
 
     @Override
@@ -575,7 +584,7 @@ public final class Child implements Codec.Calls, Feed {
                 buffer.getBytes(index + header + Integer.BYTES, itemBytes, 0, bytes);
                 try {
                     codec.decodeItems(itemBytes, 0, count, stream::emit);
-                } catch (RuntimeException undecodable) {
+                } catch (RuntimeException | LinkageError undecodable) { // as a task's arguments: see onRequest
                     stream.fail(undecodable);
                 }
                 stream.arm();
