@@ -623,13 +623,14 @@ public final class IsolatedWorker implements Worker {
 
     /**
      * After a caller read answers while the pump slept: whether the pump must look, having work
-     * that those answers made (the current task's stream, whose credit it watches; the idle timer
+     * that those answers made (the current task's stream, whose credit it watches; its stream
+     * arguments' items, {@link #pumpWork()}, whose feeders wake it anyway; the idle timer
      * it sleeps by; the stop it sends once everything is answered; a retiring JVM's hand-over).
      */
     private boolean pumpMustLook(Entry currentBefore, long idleBefore) {
         Entry now = current();
         return lifecycle != OPEN || successor != null || pumpWork()
-                || now != currentBefore && now != null && (now.output != null || now.feeders != null)
+                || now != currentBefore && now != null && now.output != null
                 || idleBefore == 0 && idleSince != 0 && backend.retirement().idleNanos() >= 0;
     }
 
