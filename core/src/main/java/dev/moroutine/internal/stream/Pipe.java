@@ -49,6 +49,9 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * with the worker→caller stream of the bench on 2 cores: the later look alone changed nothing, nor
  * did the other two without it; all three took it from 6–9 to 10–30 M items/s.)
  *
+ * <p>The consumer's spin budget is its own, adaptive, unless it is given one that suits a producer
+ * in another process ({@link #consumerWaits}).
+ *
  * <p>A producer that had to park for room does not go on at the first take: on a busy machine
  * the woken producer takes the core from the consumer that woke it, emits the one item there is
  * room for and parks again, so the two would take turns an item at a time. So once the first take
@@ -262,7 +265,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     /** Where the stream was opened, for a close() that waits on its producer; written before dispatch. */
     private String openedAt = "an unknown place";
     private final SpinBudget producerSpin = new SpinBudget(SPIN_NANOS);
-    private final SpinBudget consumerSpin = new SpinBudget(SPIN_NANOS);
+    /** Volatile: see {@link #consumerWaits}. */
+    private volatile SpinBudget consumerSpin = new SpinBudget(SPIN_NANOS);
 
     Pipe(int highWaterMark, ProducerWait producerWait, String description) {
         this(highWaterMark, producerWait, description, false);
@@ -310,6 +314,19 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      */
     public static Pipe<Object> of(int highWaterMark, String description) {
         return new Pipe<>(highWaterMark, description);
+    }
+
+    /**
+     * From now on, the consumer waits for items with {@code budget}: a pipe whose items come from
+     * another process, handed over along a chain of threads, waits {@linkplain SpinBudget#yielding
+     * yielding} (see there), where a pipe's own adaptive budget would soon park at every wait, and
+     * each wait's wake-up would cost the producer a system call. A wait already under way keeps the
+     * budget it began with.
+     *
+     * @param budget the consumer's budget; a yielding one may be shared by several pipes
+     */
+    public void consumerWaits(SpinBudget budget) {
+        consumerSpin = budget;
     }
 
     /**
@@ -697,7 +714,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     }
 
     private Object awaitItem() {
-        long budget = consumerSpin.next();
+        SpinBudget spin = consumerSpin;
+        long budget = spin.next();
         long start = System.nanoTime();
         boolean interrupted = false;
         boolean parked = false;
@@ -708,7 +726,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                 }
                 Object item = queue.poll();
                 if (item != null) {
-                    consumerSpin.ended(start, budget, !parked);
+                    spin.ended(start, budget, !parked);
                     return item;
                 }
                 int s = state;
@@ -729,7 +747,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                     }
                     continue; // a late emit settled first: its item is in the queue
                 }
-                if (!Waiting.pause(start, spins, budget)) {
+                if (!spin.pause(start, spins, budget)) {
                     parked = true;
                     if (announceConsumerParked()) {
                         LockSupport.park(this);
@@ -810,7 +828,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      * @throws InterruptedException if the waiting thread is interrupted (the pipe is left as it is)
      */
     boolean awaitReady(long deadline, BooleanSupplier giveUp) throws InterruptedException {
-        long budget = consumerSpin.next();
+        SpinBudget spin = consumerSpin;
+        long budget = spin.next();
         long start = System.nanoTime();
         boolean parked = false;
         for (int spins = 1; ; spins++) {
@@ -818,7 +837,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                 return false;
             }
             if (ended || state != OPEN || !queue.isEmpty()) {
-                consumerSpin.ended(start, budget, !parked);
+                spin.ended(start, budget, !parked);
                 return true;
             }
             long left = deadline - System.nanoTime();
@@ -828,7 +847,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
             if (looksAgainLater && budget > 0 && !parked) {
                 lookAgainLater();
             }
-            if (!Waiting.pause(start, spins, Math.min(budget, left))) {
+            if (!spin.pause(start, spins, Math.min(budget, left))) {
                 parked = true;
                 if (announceConsumerParked()) {
                     LockSupport.parkNanos(this, left);

@@ -27,6 +27,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -152,6 +154,13 @@ public final class Child implements Codec.Calls, Feed {
     /** Where the reader sleeps: the doorbell socket's bytes, or the worker thread's {@link Selector#wakeup()}. */
     private final Selector selector;
     private final SpinBudget idleSpin = SpinBudget.yielding(SPIN_NANOS);
+    /** How the forwarders wait for items: see {@link StreamForwarder}. */
+    private final SpinBudget forwarderSpin = SpinBudget.yielding(SPIN_NANOS);
+    /**
+     * Where the forwarders run: platform threads, which may wait yielding (a virtual thread that
+     * yields keeps its carrier's core), kept a while for the next stream, so a stream starts none.
+     */
+    private final ExecutorService forwarders;
     private final ByteBuffer bell = ByteBuffer.allocate(64);
     /** Held (true) by the thread that reads the request ring: the reader, or the worker thread while it waits. */
     private final AtomicBoolean reading = new AtomicBoolean();
@@ -188,6 +197,7 @@ public final class Child implements Codec.Calls, Feed {
         socket.configureBlocking(false);
         this.selector = Selector.open();
         socket.register(selector, SelectionKey.OP_READ);
+        this.forwarders = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name(name + "-stream-", 0).factory());
     }
 
     /**
@@ -719,6 +729,15 @@ public final class Child implements Codec.Calls, Feed {
 
     RingBuffer replies() {
         return shared.replies();
+    }
+
+    /** Runs a stream's forwarder: see {@code forwarders}. */
+    void forward(Runnable forwarder) {
+        forwarders.execute(forwarder);
+    }
+
+    SpinBudget forwarderSpin() {
+        return forwarderSpin;
     }
 
     Codec codec() {

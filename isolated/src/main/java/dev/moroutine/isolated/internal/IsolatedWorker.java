@@ -503,14 +503,20 @@ public final class IsolatedWorker implements Worker {
         }
     }
 
-    /** A streaming task's output, opened here for the pump to feed: the function runs in the child. */
+    /**
+     * A streaming task's output, opened here for the pump to feed: the function runs in the child.
+     * Its consumer waits for items as a caller waits for an answer here, yielding: they come along
+     * the same chain of threads.
+     */
     @SuppressWarnings("unchecked") // a streaming call's output binding opens its Pipe
     private Pipe<Object> output(Execution<?> execution) {
         Invocation invocation = execution.invocation();
         if (!Codec.streams(invocation)) {
             return null;
         }
-        return (Pipe<Object>) execution.binding(invocation.args().length).open(this);
+        Pipe<Object> output = (Pipe<Object>) execution.binding(invocation.args().length).open(this);
+        output.consumerWaits(callerSpin);
+        return output;
     }
 
     private void wake() {
