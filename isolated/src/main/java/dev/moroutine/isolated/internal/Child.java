@@ -154,8 +154,11 @@ public final class Child implements Codec.Calls, Feed {
     /** Where the reader sleeps: the doorbell socket's bytes, or the worker thread's {@link Selector#wakeup()}. */
     private final Selector selector;
     private final SpinBudget idleSpin = SpinBudget.yielding(SPIN_NANOS);
-    /** How the forwarders wait for items: see {@link StreamForwarder}. */
-    private final SpinBudget forwarderSpin = SpinBudget.yielding(SPIN_NANOS);
+    /**
+     * How a thread here waits for a stream's items, which cross from or to the parent: a forwarder
+     * ({@link StreamForwarder}), a function reading a stream argument ({@link InboundStream}).
+     */
+    private final SpinBudget streamSpin = SpinBudget.yielding(SPIN_NANOS);
     /**
      * Where the forwarders run: platform threads, which may wait yielding (a virtual thread that
      * yields keeps its carrier's core), kept a while for the next stream, so a stream starts none.
@@ -736,8 +739,8 @@ public final class Child implements Codec.Calls, Feed {
         forwarders.execute(forwarder);
     }
 
-    SpinBudget forwarderSpin() {
-        return forwarderSpin;
+    SpinBudget streamSpin() {
+        return streamSpin;
     }
 
     Codec codec() {

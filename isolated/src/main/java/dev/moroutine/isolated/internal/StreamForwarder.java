@@ -57,7 +57,7 @@ final class StreamForwarder extends PipeOutput {
         super(Pipe.forwarding(highWaterMark, description));
         this.child = child;
         this.seq = seq;
-        pipe.consumerWaits(child.forwarderSpin());
+        pipe.consumerWaits(child.streamSpin());
     }
 
     /** Starts forwarding the items of {@code running}, whose output this is. */
