@@ -2,7 +2,6 @@ package dev.moroutine.internal.stream;
 
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.internal.dispatch.SpinBudget;
-import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.stream.Emitter;
 import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
@@ -49,8 +48,8 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * with the worker→caller stream of the bench on 2 cores: the later look alone changed nothing, nor
  * did the other two without it; all three took it from 6–9 to 10–30 M items/s.)
  *
- * <p>The consumer's spin budget is its own, adaptive, unless it is given one that suits a producer
- * in another process ({@link #consumerWaits}).
+ * <p>Each side's spin budget is its own, adaptive, unless the pipe is given one that suits a chain
+ * of threads across processes ({@link #waitsWith}).
  *
  * <p>A producer that had to park for room does not go on at the first take: on a busy machine
  * the woken producer takes the core from the consumer that woke it, emits the one item there is
@@ -264,8 +263,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     private volatile Runnable onCancel;
     /** Where the stream was opened, for a close() that waits on its producer; written before dispatch. */
     private String openedAt = "an unknown place";
-    private final SpinBudget producerSpin = new SpinBudget(SPIN_NANOS);
-    /** Volatile: see {@link #consumerWaits}. */
+    /** Volatile, as {@code consumerSpin}: see {@link #waitsWith}. */
+    private volatile SpinBudget producerSpin = new SpinBudget(SPIN_NANOS);
     private volatile SpinBudget consumerSpin = new SpinBudget(SPIN_NANOS);
 
     Pipe(int highWaterMark, ProducerWait producerWait, String description) {
@@ -317,15 +316,16 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     }
 
     /**
-     * From now on, the consumer waits for items with {@code budget}: a pipe whose items come from
-     * another process, handed over along a chain of threads, waits {@linkplain SpinBudget#yielding
-     * yielding} (see there), where a pipe's own adaptive budget would soon park at every wait, and
-     * each wait's wake-up would cost the producer a system call. A wait already under way keeps the
-     * budget it began with.
+     * From now on, the producer's wait for room and the consumer's wait for items use
+     * {@code budget}: a pipe whose items or room come from another process, handed over along a
+     * chain of more threads than cores, waits {@linkplain SpinBudget#yielding yielding} (see there),
+     * where the pipe's own adaptive budgets would soon park at every wait, and each wake-up would
+     * cost the other side a system call. A wait already under way keeps the budget it began with.
      *
-     * @param budget the consumer's budget; a yielding one may be shared by several pipes
+     * @param budget a yielding budget, which never adapts, so both sides and several pipes may share it
      */
-    public void consumerWaits(SpinBudget budget) {
+    public void waitsWith(SpinBudget budget) {
+        producerSpin = budget;
         consumerSpin = budget;
     }
 
@@ -573,7 +573,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     }
 
     private void awaitRoom() {
-        long budget = producerSpin.next();
+        SpinBudget spin = producerSpin;
+        long budget = spin.next();
         long start = System.nanoTime();
         boolean parked = false;
         for (int spins = 1; ; spins++) {
@@ -586,10 +587,10 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                 throw new CancellationException(description + " was stopped: its producer was interrupted");
             }
             if (room) {
-                producerSpin.ended(start, budget, !parked);
+                spin.ended(start, budget, !parked);
                 return;
             }
-            if (!Waiting.pause(start, spins, budget)) {
+            if (!spin.pause(start, spins, budget)) {
                 parked = true;
                 producerWait.park(() -> hasRoom() || state != OPEN);
                 if (!forwarding && state == OPEN && hasRoom() && inFlight() > lowTide) { // a take made room: let more of them come

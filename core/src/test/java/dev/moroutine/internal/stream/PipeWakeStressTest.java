@@ -13,13 +13,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * take that makes room) lose no wake: every item arrives, in order, at every high-water mark, odd and even,
  * with both sides parking all the time (virtual threads never spin) or spinning first (platform
  * threads), each side stalling at random so that both the full and the empty pipe are met often;
- * and with a consumer that waits yielding ({@link Pipe#consumerWaits}), for a few microseconds so that
- * it parks often too.
+ * and with both sides waiting yielding ({@link Pipe#waitsWith}), for a few microseconds so that
+ * they park often too.
  */
 @Timeout(120)
 class PipeWakeStressTest {
 
-    @ParameterizedTest(name = "high-water mark {0}, virtual threads {1}, consumer yielding {2}")
+    @ParameterizedTest(name = "high-water mark {0}, virtual threads {1}, both yielding {2}")
     @CsvSource({"1,true,false", "2,true,false", "3,true,false", "4,false,false", "5,true,false", "16,true,false",
         "16,false,false", "17,false,false", "1,false,true", "16,false,true", "1024,false,true"})
     void everyItemArrivesInOrderWhateverTheHighWaterMark(int highWaterMark, boolean virtual, boolean yielding)
@@ -28,7 +28,7 @@ class PipeWakeStressTest {
         for (int round = 0; round < 3; round++) {
             Pipe<Integer> pipe = new Pipe<>(highWaterMark, "the stress pipe");
             if (yielding) {
-                pipe.consumerWaits(SpinBudget.yielding(5_000));
+                pipe.waitsWith(SpinBudget.yielding(5_000));
             }
             long seed = 31L * highWaterMark + round;
             Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();

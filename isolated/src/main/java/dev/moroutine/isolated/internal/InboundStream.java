@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the pool's high-water mark, and the function reads its consumer end. Its takes are reported back as credit ({@link Child#ARG_CREDIT})
  * from the function's own thread, through the pipe's wake on consumption, whenever a quarter of
  * the high-water mark has been taken since the last report. The function waits for items yielding
- * ({@link Pipe#consumerWaits}), as the other waits across the process boundary do: on 2 cores the
+ * ({@link Pipe#waitsWith}), as the other waits across the process boundary do: on 2 cores the
  * bench's caller→worker stream went from about 4.3 to 6.5 M items/s.
  *
  * <p>The hand-shake: that thread arms the wake after it emits, then looks at the count; the
@@ -36,7 +36,7 @@ final class InboundStream implements Endpoint {
         this.seq = seq;
         this.position = position;
         this.pipe = Pipe.of(highWaterMark, description);
-        pipe.consumerWaits(child.streamSpin());
+        pipe.waitsWith(child.streamSpin());
         this.step = Math.max(1, highWaterMark / 4);
     }
 

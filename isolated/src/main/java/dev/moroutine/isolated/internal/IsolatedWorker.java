@@ -515,7 +515,7 @@ public final class IsolatedWorker implements Worker {
             return null;
         }
         Pipe<Object> output = (Pipe<Object>) execution.binding(invocation.args().length).open(this);
-        output.consumerWaits(callerSpin);
+        output.waitsWith(callerSpin);
         return output;
     }
 

@@ -11,10 +11,10 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * In a worker JVM, the output of one streaming task: the function emits into a {@link Pipe} made
  * {@link Pipe#forwarding forwarding}, and this forwarder, on a thread of the child's
  * ({@link Child#forward}), takes the items and writes them to the reply ring as
- * {@link Child#ITEMS} messages, in order. Its wait for items yields the core
- * ({@link Pipe#consumerWaits}): a producer that emits keeps finding its consumer awake, where
- * waking a parked one cost the producer a system call every few items (on 2 cores, the stream
- * of the bench went from about 2.3 to 4–8 M items/s).
+ * {@link Child#ITEMS} messages, in order. Its wait for items, and the function's wait for
+ * credit, yield the core ({@link Pipe#waitsWith}): a producer that emits keeps finding its consumer
+ * awake, where waking a parked one cost the producer a system call every few items (on 2 cores,
+ * the stream of the bench went from about 2.3 to 4–8 M items/s).
  *
  * <h2>Flow control: credit</h2>
  * The caller's pump grants credit by sending the count its consumer has taken ({@link Child#CREDIT});
@@ -57,7 +57,7 @@ final class StreamForwarder extends PipeOutput {
         super(Pipe.forwarding(highWaterMark, description));
         this.child = child;
         this.seq = seq;
-        pipe.consumerWaits(child.streamSpin());
+        pipe.waitsWith(child.streamSpin());
     }
 
     /** Starts forwarding the items of {@code running}, whose output this is. */
