@@ -596,7 +596,7 @@ public final class Child implements Codec.Calls, Feed {
                 }
                 buffer.getBytes(index + header + Integer.BYTES, itemBytes, 0, bytes);
                 try {
-                    codec.decodeItems(itemBytes, 0, count, stream::emit);
+                    stream.emitRun(codec.decodeItems(itemBytes, 0, count));
                 } catch (RuntimeException | LinkageError undecodable) { // as a task's arguments: see onRequest
                     stream.fail(undecodable);
                 }

@@ -336,30 +336,6 @@ public final class Codec {
         return items[from];
     }
 
-    /** Receives decoded stream items. */
-    public interface ItemSink {
-        /**
-         * One item.
-         *
-         * @param item the item
-         */
-        void accept(Object item);
-    }
-
-    /**
-     * Decodes {@code count} items encoded by {@link #encodeItems}.
-     *
-     * @param bytes the bytes
-     * @param offset where they start
-     * @param count how many items
-     * @param sink what receives them, in order
-     */
-    public void decodeItems(byte[] bytes, int offset, int count, ItemSink sink) {
-        for (Object item : decodeItems(bytes, offset, count)) {
-            sink.accept(item);
-        }
-    }
-
     /**
      * Decodes {@code count} items encoded by {@link #encodeItems}, as one array (for a pump that
      * hands them on as a run).

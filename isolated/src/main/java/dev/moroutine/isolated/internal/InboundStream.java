@@ -40,9 +40,9 @@ final class InboundStream implements Endpoint {
         this.step = Math.max(1, highWaterMark / 4);
     }
 
-    /** On the thread reading the requests: items from the caller; credit keeps them within the pipe's room. */
-    void emit(Object item) {
-        pipe.emit(item);
+    /** On the thread reading the requests: a batch of items from the caller; credit keeps them within the pipe's room. */
+    void emitRun(Object[] items) {
+        pipe.emitRun(items, items.length);
     }
 
     /** On the thread reading the requests, after a batch: asks the next take to report, unless one is due now. */

@@ -1488,15 +1488,13 @@ public final class IsolatedWorker implements Worker {
         }
         buffer.getBytes(index + StreamForwarder.HEADER, itemBytes, 0, bytes);
         Pipe<Object> output = entry.output;
-        Entry feeding = entry;
         try {
-            backend.codec().decodeItems(itemBytes, 0, count, item -> {
-                if (!output.hasRoom()) { // never, while the child keeps to its credit: the pump must not wait
-                    throw new IllegalStateException("isolated worker " + name + " sent more items of " + feeding.execution.invocation()
-                            + " than its high-water mark of " + output.highWaterMark() + " allows");
-                }
-                output.emit(item);
-            });
+            Object[] items = backend.codec().decodeItems(itemBytes, 0, count);
+            if (output.room() < count) { // never, while the child keeps to its credit: the pump must not wait
+                throw new IllegalStateException("isolated worker " + name + " sent more items of " + entry.execution.invocation()
+                        + " than its high-water mark of " + output.highWaterMark() + " allows");
+            }
+            output.emitRun(items, count); // one fence and one look at the consumer for the batch, not one an item
         } catch (CancellationException closed) {
             // the consumer closed the stream: its producer's cancellation is on its way to the child
         } catch (RuntimeException undecodable) {
