@@ -248,6 +248,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      * against the remote consumer.
      */
     private final boolean forwarding;
+    /** Set by {@link #of} before the pipe is shared: see there. */
+    private boolean producerTakesTurns;
     private final ProducerWait producerWait;
     private final String description;
     /** Whether a consumer that found the queue empty and may spin looks again later: see {@link #lookAgainLater}. */
@@ -305,14 +307,19 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     }
 
     /**
-     * A pipe fed from another process (a worker JVM's stream argument, fed by its reader thread).
+     * A pipe fed from another process (a worker JVM's stream argument), by whichever thread reads
+     * that process's messages: its threads take turns, one at a time (each turn happens-before the
+     * next), so the producer may be one thread for a batch and another for the next, where any other
+     * pipe allows one producer thread only.
      *
      * @param highWaterMark the most items emitted and not taken
      * @param description for messages
      * @return the pipe
      */
     public static Pipe<Object> of(int highWaterMark, String description) {
-        return new Pipe<>(highWaterMark, description);
+        Pipe<Object> pipe = new Pipe<>(highWaterMark, description);
+        pipe.producerTakesTurns = true;
+        return pipe;
     }
 
     /**
@@ -503,6 +510,10 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     }
 
     private void claimProducer(Thread current) {
+        if (producerTakesTurns) {
+            producer = current;
+            return;
+        }
         if (!PRODUCER.compareAndSet(this, null, current) && producer != current) {
             throw new IllegalStateException(current.getName() + " emitted into " + description + ", whose producer is "
                     + producer.getName() + ": an Emitter is used by its moroutine's own thread only (not from a parallel"

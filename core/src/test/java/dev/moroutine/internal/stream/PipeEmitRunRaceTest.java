@@ -206,10 +206,13 @@ class PipeEmitRunRaceTest {
         assertEquals(ItemSource.END, pipe.next());
     }
 
-    /** A second thread's run is refused before any item goes, with the message emit gives. */
+    /**
+     * A second thread's run is refused before any item goes, with the message emit gives (but for a
+     * pipe fed from another process, whose readers take turns: {@link PipeProducerTurnsTest}).
+     */
     @Test
     void aSecondThreadsRunIsRefused() throws Exception {
-        Pipe<Object> pipe = Pipe.of(4, "test pipe");
+        Pipe<Object> pipe = new Pipe<>(4, "test pipe");
         pipe.emitRun(new Object[] {"a"}, 1);
         CompletableFuture<String> other = new CompletableFuture<>();
         Thread.ofPlatform().name("intruder").daemon().start(() -> {

@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * In a worker JVM, one stream argument of a task (see {@link StreamFeeder} for the caller's side):
- * the thread reading the requests (see {@link Child}) emits what arrives into a {@link Pipe} of
+ * the thread reading the requests (see {@link Child}: the reader, or the worker thread while it
+ * waits, in turns, so one batch may come from each) emits what arrives into a {@link Pipe#of} of
  * the pool's high-water mark, and the function reads its consumer end. Its takes are reported back as credit ({@link Child#ARG_CREDIT})
  * from the function's own thread, through the pipe's wake on consumption, whenever a quarter of
  * the high-water mark has been taken since the last report. The function waits for items yielding
