@@ -248,8 +248,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      * against the remote consumer.
      */
     private final boolean forwarding;
-    /** Set by {@link #of} before the pipe is shared: see there. */
-    private boolean producerTakesTurns;
+    /** See {@link #producedInTurns}. */
+    private volatile boolean producerTakesTurns;
     private final ProducerWait producerWait;
     private final String description;
     /** Whether a consumer that found the queue empty and may spin looks again later: see {@link #lookAgainLater}. */
@@ -307,10 +307,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     }
 
     /**
-     * A pipe fed from another process (a worker JVM's stream argument), by whichever thread reads
-     * that process's messages: its threads take turns, one at a time (each turn happens-before the
-     * next), so the producer may be one thread for a batch and another for the next, where any other
-     * pipe allows one producer thread only.
+     * A pipe fed from another process (a worker JVM's stream argument), {@linkplain #producedInTurns
+     * in turns} by whichever thread reads that process's messages.
      *
      * @param highWaterMark the most items emitted and not taken
      * @param description for messages
@@ -318,8 +316,18 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      */
     public static Pipe<Object> of(int highWaterMark, String description) {
         Pipe<Object> pipe = new Pipe<>(highWaterMark, description);
-        pipe.producerTakesTurns = true;
+        pipe.producedInTurns();
         return pipe;
+    }
+
+    /**
+     * From now on, items may be emitted by several threads that take turns, one at a time, each turn
+     * happening-before the next: the threads that read another process's messages (a worker JVM's
+     * reader and worker thread; in the caller's JVM, its pump and the callers that read answers while
+     * it sleeps). Any other pipe allows one producer thread only, and refuses another's emit.
+     */
+    public void producedInTurns() {
+        producerTakesTurns = true;
     }
 
     /**

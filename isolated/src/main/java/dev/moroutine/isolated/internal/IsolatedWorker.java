@@ -62,7 +62,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * code, so an answer crosses no thread of its own to reach a waiting caller. Whoever holds the lock
  * is the pump for that moment; the pump takes it back when it wakes (waiting for a caller's batch).
  * So the pump's state (the tasks in flight, the JVM, its mapped file, which is unmapped only under
- * the lock) has one owner at a time, and the lock orders their writes. A caller that read answers
+ * the lock) has one owner at a time, and the lock orders their writes; so a stream's items, which
+ * the pump or any caller may hand to its consumer, go into a pipe {@linkplain Pipe#producedInTurns
+ * produced in turns}. A caller that read answers
  * wakes the pump when they made work for it ({@link #pumpMustLook}). The parent's parked word in
  * the shared file says whether the child must ring: the last watcher to stop (the pump as it sleeps,
  * or the last caller, under the lock) sets it and looks at the reply ring once more; a caller that
@@ -516,6 +518,7 @@ public final class IsolatedWorker implements Worker {
         }
         Pipe<Object> output = (Pipe<Object>) execution.binding(invocation.args().length).open(this);
         output.waitsWith(callerSpin);
+        output.producedInTurns(); // by whoever reads the replies: the pump, or a caller while it sleeps
         return output;
     }
 
