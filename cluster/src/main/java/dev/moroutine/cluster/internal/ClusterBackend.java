@@ -3,6 +3,7 @@ package dev.moroutine.cluster.internal;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.IExecutorService;
@@ -29,9 +30,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -55,6 +62,16 @@ public final class ClusterBackend {
     private static final System.Logger LOG = System.getLogger(ClusterBackend.class.getName());
     private static final AtomicInteger POOLS = new AtomicInteger();
     private static final long OPEN_TIMEOUT_SECONDS = 30;
+    /**
+     * Where the answers to the pools' invocations are handled ({@link #submit}). Not Hazelcast's
+     * executor for callbacks: where the common pool has one thread (2 cores or fewer), it starts a
+     * thread for every callback, and it already starts one for every answer (to complete the future
+     * that {@link IExecutorService#submitToMember(java.util.concurrent.Callable, Member)} returns),
+     * so an answer handled there cost two thread starts, three on a client. A cached pool of daemon
+     * threads, shared by this JVM's cluster pools; a thread idle for a minute ends.
+     */
+    private static final Executor ANSWERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), Thread.ofPlatform().daemon().name("moroutine-cluster-answers-", 1).factory());
 
     private final HazelcastInstance hazelcast;
     private final ClusterOptions options;
@@ -256,6 +273,29 @@ public final class ClusterBackend {
 
     IExecutorService control() {
         return control;
+    }
+
+    /**
+     * Sends {@code envelope} to {@code member} through {@code executor}; its answer, or why there is
+     * none, goes to {@code callback} on one of {@link #ANSWERS}' threads.
+     *
+     * @throws RuntimeException if Hazelcast refuses to send it (this instance or the member is gone)
+     */
+    static void submit(IExecutorService executor, Envelope envelope, Member member, ExecutionCallback<byte[]> callback) {
+        // A CompletableFuture, a member's and a client's alike. Not a dependent stage of its own: Hazelcast makes each
+        // one a future that its executor for callbacks completes, on a thread of its own (see ANSWERS); a plain
+        // future that follows it, made by the JDK, is completed by the thread that completes the answer.
+        CompletableFuture<?> answer = (CompletableFuture<?>) executor.submitToMember(envelope, member);
+        CompletableFuture.allOf(answer).whenCompleteAsync((ignored, sameFailure) -> {
+            byte[] reply;
+            try {
+                reply = (byte[]) answer.getNow(null);
+            } catch (CompletionException | CancellationException failed) {
+                callback.onFailure(failed instanceof CompletionException && failed.getCause() != null ? failed.getCause() : failed);
+                return;
+            }
+            callback.onResponse(reply);
+        }, ANSWERS);
     }
 
     HazelcastInstance hazelcast() {

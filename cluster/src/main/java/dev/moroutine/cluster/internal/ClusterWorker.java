@@ -41,8 +41,8 @@ import java.util.function.BooleanSupplier;
  * counts it in {@link #activeCount()}, records it in {@code inFlight} under a sequence number and
  * puts it in the outbox, which is sent to the member in batches, one batch in flight at a time
  * ({@link #sendBatch()}): so the member runs the tasks in the order they were dispatched. The
- * member's answer to a batch arrives on one of Hazelcast's threads, which completes the executions
- * and sends the next batch. A batch holds one of the member's executor threads while the member's
+ * member's answer to a batch arrives on a thread of the backend's ({@link ClusterBackend#submit}),
+ * which completes the executions and sends the next batch. A batch holds one of the member's executor threads while the member's
  * worker runs its tasks, one at a time.
  *
  * <h2>Exactly once</h2>
@@ -196,7 +196,7 @@ public final class ClusterWorker implements Worker {
                 .put(request).array();
         Envelope envelope = new Envelope(Envelope.STREAM, backend.poolId(), seq, 0, payload, null);
         try {
-            backend.tasks().submitToMember(envelope, member, new ExecutionCallback<byte[]>() {
+            ClusterBackend.submit(backend.tasks(), envelope, member, new ExecutionCallback<byte[]>() {
                 @Override
                 public void onResponse(byte[] reply) {
                     answered(pending, reply);
@@ -240,7 +240,7 @@ public final class ClusterWorker implements Worker {
             }
             Envelope envelope = new Envelope(Envelope.RUN, backend.poolId(), 0, 0, out.array(), null);
             try {
-                backend.tasks().submitToMember(envelope, member, new ExecutionCallback<byte[]>() {
+                ClusterBackend.submit(backend.tasks(), envelope, member, new ExecutionCallback<byte[]>() {
                     @Override
                     public void onResponse(byte[] reply) {
                         answeredBatch(batch, reply);
@@ -551,7 +551,7 @@ public final class ClusterWorker implements Worker {
             return;
         }
         try {
-            backend.control().submitToMember(new Envelope(Envelope.CLOSE, backend.poolId(), 0, graceful ? 1 : 0, null, null),
+            ClusterBackend.submit(backend.control(), new Envelope(Envelope.CLOSE, backend.poolId(), 0, graceful ? 1 : 0, null, null),
                     member, new ExecutionCallback<byte[]>() {
                         @Override
                         public void onResponse(byte[] reply) {
