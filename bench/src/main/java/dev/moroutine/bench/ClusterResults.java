@@ -28,6 +28,8 @@ public record ClusterResults(String summary, List<Row> rows) {
 
     /** What the include regex must match for the cluster shapes to run. */
     static final String NAME = "dev.moroutine.bench.ClusterBench";
+    /** The system property that sizes the common {@code ForkJoinPool}. */
+    static final String COMMON_POOL_THREADS = "java.util.concurrent.ForkJoinPool.common.parallelism";
     /** moroutine's cluster pool. */
     static final String MOROUTINE = "moroutine-cluster";
     /** moroutine's cluster pool, a stream at twice the high-water mark. */
@@ -44,11 +46,14 @@ public record ClusterResults(String summary, List<Row> rows) {
      * @throws InterruptedException if interrupted while it runs
      */
     static ClusterResults run(String mode, Path out) throws InterruptedException {
-        // Quick: fewer tasks per round, as Hazelcast's own executor takes a platform thread per answer on a 2-core machine.
+        // Quick: fewer tasks per round. A common pool of 2 threads whatever the cores: where it has one (2 cores or
+        // fewer), Hazelcast completes every future it returns on a thread started for it, which held Hazelcast's own
+        // executor to about 4,000 tasks/s here and cost both sides a thread start per message; the README advises it.
         List<String> settings = "quick".equals(mode) ? List.of("--rounds=5", "--warmups=1", "--tasks=5000")
                 : List.of("--rounds=9", "--warmups=2", "--tasks=" + ClusterBench.TASKS);
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xms1g", "-Xmx1g", BenchMain.PRE_TOUCH, "-cp", System.getProperty("java.class.path"), ClusterBench.class.getName()));
+                "-Xms1g", "-Xmx1g", BenchMain.PRE_TOUCH, "-D" + COMMON_POOL_THREADS + "=2", "-cp", System.getProperty("java.class.path"),
+                ClusterBench.class.getName()));
         command.addAll(settings);
         command.add("--out=" + out.toAbsolutePath());
         try {
@@ -127,8 +132,8 @@ public record ClusterResults(String summary, List<Row> rows) {
                 Row.of(Shapes.CLUSTER_STREAM, RAW, Role.PEER, millions(p, "stream.raw"))
                         .withNote("callables returning ArrayLists of " + ClusterBench.CHUNK + ", one at a time"));
         int rounds = rows.getFirst().perIteration().size();
-        return new ClusterResults("Cluster shapes: 3 Hazelcast members in one JVM, " + rounds + " rounds alternating moroutine"
-                + " and IExecutorService, took " + p.getProperty("seconds") + " s", rows);
+        return new ClusterResults("Cluster shapes: 3 Hazelcast members in one JVM (-D" + COMMON_POOL_THREADS + "=2), " + rounds
+                + " rounds alternating moroutine and IExecutorService, took " + p.getProperty("seconds") + " s", rows);
     }
 
     private static List<Double> millions(Properties p, String key) {
