@@ -42,8 +42,8 @@ import java.util.function.BooleanSupplier;
  * puts it in the outbox, which is sent to the member in batches, one batch in flight at a time
  * ({@link #sendBatch()}): so the member runs the tasks in the order they were dispatched. The
  * member's answer to a batch arrives on a thread of the backend's ({@link ClusterBackend#submit}),
- * which completes the executions and sends the next batch. A batch holds one of the member's executor threads while the member's
- * worker runs its tasks, one at a time.
+ * which completes the executions and sends the next batch. A batch holds one of the member's
+ * executor threads while the member's worker runs its tasks, one at a time.
  *
  * <h2>Exactly once</h2>
  * Whatever settles a task (its answer, its member leaving, a forced stop, a cancellation) first takes
