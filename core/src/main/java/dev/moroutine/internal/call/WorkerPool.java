@@ -11,6 +11,7 @@ import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.ThreadWorker;
 import dev.moroutine.internal.dispatch.Waiting;
 import dev.moroutine.internal.dispatch.Worker;
+import dev.moroutine.internal.dispatch.SpinGate;
 import dev.moroutine.internal.dispatch.WorkerGroup;
 import dev.moroutine.stream.LiveStream;
 import java.lang.invoke.MethodHandles;
@@ -88,6 +89,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
     private final Duration shutdownTimeout;
     private final Duration taskTimeout;
     private final int highWaterMark;
+    private final SpinGate spinGate = new SpinGate();
     private final AbortController shutdown = new AbortController();
     private volatile int state = OPEN;
     private volatile Duration warningInterval = HELD_WARNING_INTERVAL;
@@ -408,6 +410,11 @@ public final class WorkerPool implements Pool, WorkerGroup {
     @Override
     public boolean sharesAnyWork() {
         return spreadsLoad && handles.size() > 1;
+    }
+
+    @Override
+    public SpinGate spinGate() {
+        return spinGate;
     }
 
     @Override

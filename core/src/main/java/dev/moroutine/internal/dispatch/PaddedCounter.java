@@ -41,4 +41,15 @@ public final class PaddedCounter {
     public long get() {
         return cells.get(PAD);
     }
+
+    /**
+     * Sets the counter to {@code update} if it is {@code expected}, atomically.
+     *
+     * @param expected the value it must have
+     * @param update the new value
+     * @return whether it was set
+     */
+    public boolean compareAndSet(long expected, long update) {
+        return cells.compareAndSet(PAD, expected, update);
+    }
 }

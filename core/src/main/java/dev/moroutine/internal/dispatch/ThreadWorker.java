@@ -33,7 +33,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * {@code parked} (and the unpark) to the batch's {@link DeferredWakes#wakeAll()}: read later, it
  * sees the park as surely. A worker made with a {@link Feed} polls it at each step of its spin,
  * which may dispatch to this very worker (a worker JVM's thread reading its requests), and tells
- * it when the spin ends, before the park's hand-shake.
+ * it when the spin ends, before the park's hand-shake. In a pool of more workers than its
+ * {@link SpinGate} lets spin (one fewer than the processors), an idle thread that finds as many
+ * siblings spinning waits yielding its core at each step instead, for a fixed while, then parks the
+ * same way: so a thread submitting a batch to a pool as large as the machine keeps a core.
  *
  * <h2>Sharing work</h2>
  * In a pool whose balancer only spreads load ({@link WorkerGroup#sharesWork}), an unassigned
@@ -130,6 +133,8 @@ public final class ThreadWorker implements Worker {
     private static final int SPINS_PER_LOOK = 32;
     /** How long an idle thread parks while a sibling has work, before it looks at it again. */
     private static final long LOOK_AGAIN_NANOS = 1_000_000;
+    /** How an idle thread that its pool's {@link SpinGate} keeps from spinning waits before it parks. */
+    private static final SpinBudget GATED_WAIT = SpinBudget.yielding(50_000);
 
     private static final int OPEN = 0;
     private static final int DRAINING = 1;
@@ -620,23 +625,32 @@ public final class ThreadWorker implements Worker {
         if (feed != null) {
             feed.waiting();
         }
-        long budget = idleSpin.next();
+        SpinGate gate = spinGate();
+        boolean gated = gate != null && !gate.enter();
+        SpinBudget wait = gated ? GATED_WAIT : idleSpin;
+        long budget = wait.next();
         long start = System.nanoTime();
-        for (int spins = 1; (execution = queue.relaxedPoll()) == null; spins++) {
-            if (spins % SPINS_PER_LOOK == 0 && (execution = takeFromSibling()) != null) {
-                break;
+        try {
+            for (int spins = 1; (execution = queue.relaxedPoll()) == null; spins++) {
+                if (spins % SPINS_PER_LOOK == 0 && (execution = takeFromSibling()) != null) {
+                    break;
+                }
+                if (feed != null && feed.poll()) {
+                    continue; // what it read may be in the queue now
+                }
+                if (!awaitingWork() || !wait.pause(start, spins, budget)) {
+                    break;
+                }
             }
-            if (feed != null && feed.poll()) {
-                continue; // what it read may be in the queue now
-            }
-            if (!awaitingWork() || !idleSpin.pause(start, spins, budget)) {
-                break;
+        } finally {
+            if (gate != null && !gated) {
+                gate.leave();
             }
         }
         if (feed != null) {
             feed.stopped();
         }
-        idleSpin.ended(start, budget, execution != null);
+        wait.ended(start, budget, execution != null);
         if (execution != null || !awaitingWork() || (execution = takeFromSibling()) != null) {
             return execution;
         }
@@ -721,6 +735,15 @@ public final class ThreadWorker implements Worker {
             return claimed ? candidate : null;
         }
         return null;
+    }
+
+    /** The pool's gate for this idle thread's spin, or null if it may spin (see {@link SpinGate}). */
+    private SpinGate spinGate() {
+        if (shared == null) {
+            return null; // no pool, or a backend's worker, which waits with its own budget
+        }
+        SpinGate gate = group.spinGate();
+        return gate != null && gate.guards(group.workers().size()) ? gate : null;
     }
 
     /** Whether a sibling has work it has not finished: one of them may get stuck in it. */

@@ -52,4 +52,13 @@ public interface WorkerGroup {
     default boolean sharesAnyWork() {
         return false;
     }
+
+    /**
+     * How many of the group's idle thread workers may spin at once.
+     *
+     * @return the group's gate, or null to let all of them spin
+     */
+    default SpinGate spinGate() {
+        return null;
+    }
 }
