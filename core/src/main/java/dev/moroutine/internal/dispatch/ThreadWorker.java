@@ -348,7 +348,7 @@ public final class ThreadWorker implements Worker {
             execution.cancel(stopReason + " before this task started");
         }
         boolean busy = share && parked == 0; // this thread may be in a long task: a sibling should look
-        if (!DeferredWakes.deferred(this)) {
+        if (!DeferredWakes.deferred(this, share)) {
             wake(); // even when cancelled: a stopping thread may be waiting to take it
         }
         if (busy) {
@@ -775,7 +775,7 @@ public final class ThreadWorker implements Worker {
     }
 
     /** Wakes one sibling that parked while nobody had work, so that it looks at this worker again. */
-    private void wakeSiblingParkedAllIdle() {
+    void wakeSiblingParkedAllIdle() {
         for (WorkerHandle other : group.workers()) {
             if (other != this && other instanceof ThreadWorker sibling && sibling.parked == PARKED_ALL_IDLE
                     && PARKED.compareAndSet(sibling, PARKED_ALL_IDLE, 0)) {

@@ -3,7 +3,9 @@ package dev.moroutine.internal.dispatch;
 import static dev.moroutine.Moroutine.assign;
 import static dev.moroutine.Moroutine.mo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moroutine.Mo1;
 import dev.moroutine.Moroutine;
@@ -12,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -125,17 +128,82 @@ class DeferredWakesTest {
         }
     }
 
+    /** A task that runs until released, or that returns at once. */
+    private static final class Held extends Invocation {
+        private final CountDownLatch release;
+        final CountDownLatch started = new CountDownLatch(1);
+        final Execution<Object> execution = new Execution<>(this, null);
+
+        Held(CountDownLatch release) {
+            super(new Object[0], null);
+            this.release = release;
+        }
+
+        @Override
+        public String id() {
+            return "test#held";
+        }
+
+        @Override
+        protected Object invoke(Object[] resolved) throws InterruptedException {
+            started.countDown();
+            return release == null || release.await(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Found by review: two shared tasks deferred to one parked worker left its siblings, parked while
+     * all were idle, asleep, so the second waited behind the first however long it ran.
+     */
+    @Test
+    void aSharedTaskDeferredBehindAnotherAtAParkedWorkerWakesASiblingThatTakesIt() throws Exception {
+        List<ThreadWorker> workers = TestGroup.startWorkers("test-deferred-shared-", 3, true, null);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            for (int round = 0; round < 20; round++) {
+                for (ThreadWorker worker : workers) {
+                    awaitParked(worker.thread());
+                }
+                ThreadWorker owner = workers.get(round % 3);
+                Held first = new Held(release);
+                Held second = new Held(null);
+                DeferredWakes wakes = new DeferredWakes();
+                try {
+                    wakes.defer(() -> {
+                        owner.dispatch(first.execution);
+                        owner.dispatch(second.execution);
+                        return null;
+                    });
+                } finally {
+                    wakes.wakeAll();
+                }
+                assertTrue(first.started.await(10, TimeUnit.SECONDS));
+                assertEquals(true, second.execution.get(10, TimeUnit.SECONDS), "round " + round + ": a sibling ran it");
+                assertFalse(first.execution.isDone(), "the first still holds its worker");
+                release.countDown(); // the first ends; the next round holds a fresh latch
+                first.execution.get(10, TimeUnit.SECONDS);
+                release = new CountDownLatch(1);
+            }
+        } finally {
+            release.countDown();
+            workers.forEach(worker -> worker.forceStop("test over"));
+        }
+    }
+
     /** Waits until every worker of {@code pool} is parked (idle, past its spin). */
     private static void awaitParked(Pool pool) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         for (var handle : pool.workers()) {
-            Thread thread = ((ThreadWorker) handle).thread();
-            while (thread.getState() != Thread.State.WAITING) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError(thread + " did not park within 10 s: " + thread.getState());
-                }
-                Thread.onSpinWait();
+            awaitParked(((ThreadWorker) handle).thread());
+        }
+    }
+
+    private static void awaitParked(Thread thread) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != Thread.State.WAITING) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(thread + " did not park within 10 s: " + thread.getState());
             }
+            Thread.onSpinWait();
         }
     }
 }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.moroutine.WorkerHandle;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -87,19 +85,6 @@ class SpinGateTest {
         }
     }
 
-    /** A pool of the given workers and gate, as a test builds it. */
-    private record Gated(List<WorkerHandle> workers, SpinGate spinGate) implements WorkerGroup {
-        @Override
-        public int highWaterMark() {
-            return 64;
-        }
-
-        @Override
-        public Duration taskTimeout() {
-            return Duration.ofMinutes(1);
-        }
-    }
-
     private static boolean allParked() {
         List<Thread> gated = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith("test-gated-")).toList();
@@ -110,16 +95,8 @@ class SpinGateTest {
     @Test
     void aPoolWhoseGateLetsOneSpinRunsEveryTaskOnceAndWakesItsParkedWorkers() throws Exception {
         SpinGate gate = new SpinGate(1);
-        List<WorkerHandle> members = new ArrayList<>();
-        WorkerGroup group = new Gated(members, gate);
-        List<ThreadWorker> workers = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            ThreadWorker worker = new ThreadWorker("test-gated-" + i, i, group);
-            workers.add(worker);
-            members.add(worker);
-        }
-        assertTrue(gate.guards(members.size()));
-        workers.forEach(ThreadWorker::start);
+        List<ThreadWorker> workers = TestGroup.startWorkers("test-gated-", 3, false, gate);
+        assertTrue(gate.guards(workers.size()));
         try {
             List<Integer> runs = Collections.synchronizedList(new ArrayList<>());
             List<ThreadWorkerLincheckTest.Counted> tasks = new ArrayList<>();

@@ -5,7 +5,6 @@ import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.f
 import dev.moroutine.testing.NoLeakedWorkers;
 import dev.moroutine.testing.ShapedScenarios;
 import dev.moroutine.testing.Stress;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -57,17 +56,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 public class ThreadWorkerLincheckTest {
 
-    private static final WorkerGroup POOL = new WorkerGroup() {
-        @Override
-        public int highWaterMark() {
-            return 16;
-        }
-
-        @Override
-        public Duration taskTimeout() {
-            return null;
-        }
-    };
+    private static final WorkerGroup POOL = new TestGroup(List.of(), false, null);
 
     /** A task that counts its runs and says when it ran, and what its dispatch did. */
     static final class Counted extends Invocation {

@@ -1,0 +1,54 @@
+package dev.moroutine.internal.dispatch;
+
+import dev.moroutine.WorkerHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A pool as a test of thread workers builds it: the workers it lists, whether it shares every task
+ * or none, and its spin gate (null for none).
+ *
+ * @param workers the workers, as the test adds them
+ * @param sharesAnyWork whether every task may run at a sibling of the worker it was sent to
+ * @param spinGate the gate for its idle workers, or null
+ */
+record TestGroup(List<WorkerHandle> workers, boolean sharesAnyWork, SpinGate spinGate) implements WorkerGroup {
+
+    @Override
+    public int highWaterMark() {
+        return 16;
+    }
+
+    @Override
+    public Duration taskTimeout() {
+        return null;
+    }
+
+    @Override
+    public boolean sharesWork(Invocation invocation) {
+        return sharesAnyWork;
+    }
+
+    /**
+     * Makes the workers of a new group, each named {@code prefix} and its index, and starts them.
+     *
+     * @param prefix their threads' names, before the index
+     * @param count how many
+     * @param sharesAnyWork as the group's
+     * @param spinGate as the group's
+     * @return the started workers
+     */
+    static List<ThreadWorker> startWorkers(String prefix, int count, boolean sharesAnyWork, SpinGate spinGate) {
+        List<WorkerHandle> members = new ArrayList<>();
+        TestGroup group = new TestGroup(members, sharesAnyWork, spinGate);
+        List<ThreadWorker> workers = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ThreadWorker worker = new ThreadWorker(prefix + i, i, group);
+            workers.add(worker);
+            members.add(worker);
+        }
+        workers.forEach(ThreadWorker::start);
+        return workers;
+    }
+}
