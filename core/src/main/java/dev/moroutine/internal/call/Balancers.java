@@ -50,8 +50,9 @@ public final class Balancers {
         @Override
         public WorkerHandle select(List<WorkerHandle> workers, Task<?> task) {
             int size = workers.size();
-            // One worker takes every turn: counting would only cost an atomic per task.
-            return workers.get(size == 1 ? 0 : Math.floorMod(next.getAndAdd(1), size));
+            // Turns counted without a locked instruction, which drained the submitting thread's stores at every
+            // task: threads submitting at once may now and then take the same turn, which spreads as well.
+            return workers.get(size == 1 ? 0 : Math.floorMod(next.bump(), size));
         }
 
         @Override
@@ -67,7 +68,7 @@ public final class Balancers {
         @Override
         public WorkerHandle select(List<WorkerHandle> workers, Task<?> task) {
             int size = workers.size();
-            int start = size == 1 ? 0 : Math.floorMod(offset.getAndAdd(1), size);
+            int start = size == 1 ? 0 : Math.floorMod(offset.bump(), size);
             WorkerHandle best = null;
             int fewest = Integer.MAX_VALUE;
             for (int i = 0; i < size; i++) {

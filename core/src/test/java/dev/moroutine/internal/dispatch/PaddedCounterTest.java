@@ -1,6 +1,8 @@
 package dev.moroutine.internal.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
@@ -18,6 +20,22 @@ class PaddedCounterTest {
         assertEquals(1, counter.getAndAdd(-1));
         assertEquals(0, counter.getAndAdd(5));
         assertEquals(5, counter.get());
+    }
+
+    @Test
+    void bumpAddsOneAndReturnsTheValueBefore() {
+        PaddedCounter counter = new PaddedCounter();
+        assertEquals(0, counter.bump());
+        assertEquals(1, counter.bump());
+        assertEquals(2, counter.get());
+    }
+
+    @Test
+    void compareAndSetSetsOnlyFromTheExpectedValue() {
+        PaddedCounter counter = new PaddedCounter();
+        assertFalse(counter.compareAndSet(1, 2));
+        assertTrue(counter.compareAndSet(0, 2));
+        assertEquals(2, counter.get());
     }
 
     /** Two threads bumping at once lose no update. */
