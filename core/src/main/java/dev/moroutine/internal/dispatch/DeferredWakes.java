@@ -21,11 +21,6 @@ import java.util.function.Supplier;
  * call {@link #wakeAll()} in a {@code finally}, soon. Only thread workers defer; other workers are
  * woken as each dispatch is made.
  *
- * <p>A shared dispatch (see {@link ThreadWorker}) to a worker that is awake also wakes a sibling
- * parked while all were idle, which may then take the task if the worker is stuck in the one before.
- * A worker left asleep by an earlier dispatch of the batch will be busy with that one, so a shared
- * dispatch after it has {@link #wakeAll()} wake such a sibling too.
- *
  * <p>Confined to one thread, which runs its batches one after another.
  */
 public final class DeferredWakes {
@@ -38,8 +33,6 @@ public final class DeferredWakes {
     private static boolean made;
 
     private ThreadWorker[] workers = new ThreadWorker[2];
-    /** By the index of {@code workers}: whether a shared dispatch came after the worker's first of the batch. */
-    private boolean[] wakeSibling = new boolean[2];
     private int count;
 
     /** An empty batch. */
@@ -58,34 +51,24 @@ public final class DeferredWakes {
         return ScopedValue.where(CURRENT, this).call(dispatches::get);
     }
 
-    /**
-     * Whether the current thread is making deferred dispatches; if so, {@code worker} is woken at the
-     * batch's end (and a sibling of it too, see the class comment).
-     *
-     * @param worker the worker dispatched to
-     * @param shared whether the dispatch was shared
-     * @return whether the wake is deferred
-     */
-    static boolean deferred(ThreadWorker worker, boolean shared) {
+    /** Whether the current thread is making deferred dispatches; if so, {@code worker} is woken at the batch's end. */
+    static boolean deferred(ThreadWorker worker) {
         if (!made || !CURRENT.isBound()) {
             return false;
         }
-        CURRENT.get().add(worker, shared);
+        CURRENT.get().add(worker);
         return true;
     }
 
-    private void add(ThreadWorker worker, boolean shared) {
+    private void add(ThreadWorker worker) {
         for (int i = 0; i < count; i++) {
             if (workers[i] == worker) {
-                wakeSibling[i] |= shared;
                 return;
             }
         }
         if (count == workers.length) {
             workers = Arrays.copyOf(workers, 2 * count);
-            wakeSibling = Arrays.copyOf(wakeSibling, 2 * count);
         }
-        wakeSibling[count] = false;
         workers[count++] = worker;
     }
 
@@ -102,9 +85,6 @@ public final class DeferredWakes {
             workers[i] = null;
             try {
                 worker.wake();
-                if (wakeSibling[i]) {
-                    worker.wakeSiblingParkedAllIdle();
-                }
             } catch (RuntimeException | Error e) {
                 first = first == null ? e : first;
             }

@@ -59,7 +59,8 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * sibling's own stop interrupts). A thread that parks while a sibling has unfinished work (any: an
  * assigned long task too) parks for {@link #LOOK_AGAIN_NANOS} only, then looks again. With every
  * sibling idle it parks until woken (an idle pool costs nothing), as {@link #PARKED_ALL_IDLE}: a
- * shared dispatch to a sibling whose thread is awake (it may be in a long task) then wakes it too.
+ * shared dispatch to a sibling whose thread is awake (it may be in a long task), or that has an
+ * earlier dispatch still queued (its wake deferred, {@link DeferredWakes}), then wakes it too.
  * The same pairing as for parking holds: the thread sets {@code parked}, then reads its siblings'
  * queues; the dispatch offers, fences, then reads {@code parked}. In a pool that shares nothing its
  * threads never look and park as before. The array holds at most the last {@link #SHARED_SLOTS}
@@ -347,8 +348,10 @@ public final class ThreadWorker implements Worker {
         if (lifecycle == STOPPED) {
             execution.cancel(stopReason + " before this task started");
         }
-        boolean busy = share && parked == 0; // this thread may be in a long task: a sibling should look
-        if (!DeferredWakes.deferred(this, share)) {
+        // This thread may be in a long task, or will be in one queued before this one (its wake deferred to the end of
+        // a batch, see DeferredWakes, the worker still parks with it queued): a sibling should look.
+        boolean busy = share && (parked == 0 || number > queue.currentConsumerIndex());
+        if (!DeferredWakes.deferred(this)) {
             wake(); // even when cancelled: a stopping thread may be waiting to take it
         }
         if (busy) {
@@ -774,11 +777,15 @@ public final class ThreadWorker implements Worker {
         return false;
     }
 
-    /** Wakes one sibling that parked while nobody had work, so that it looks at this worker again. */
-    void wakeSiblingParkedAllIdle() {
+    /**
+     * Wakes one sibling that parked while nobody had work, so that it looks at this worker again;
+     * not one with work queued, whose wake is on its way (deferred, see {@link DeferredWakes}) and
+     * which will be busy with that work.
+     */
+    private void wakeSiblingParkedAllIdle() {
         for (WorkerHandle other : group.workers()) {
             if (other != this && other instanceof ThreadWorker sibling && sibling.parked == PARKED_ALL_IDLE
-                    && PARKED.compareAndSet(sibling, PARKED_ALL_IDLE, 0)) {
+                    && sibling.queue.isEmpty() && PARKED.compareAndSet(sibling, PARKED_ALL_IDLE, 0)) {
                 LockSupport.unpark(sibling.thread);
                 return;
             }

@@ -161,22 +161,13 @@ class DeferredWakesTest {
         CountDownLatch release = new CountDownLatch(1);
         try {
             for (int round = 0; round < 20; round++) {
-                for (ThreadWorker worker : workers) {
-                    awaitParked(worker.thread());
-                }
                 ThreadWorker owner = workers.get(round % 3);
                 Held first = new Held(release);
                 Held second = new Held(null);
-                DeferredWakes wakes = new DeferredWakes();
-                try {
-                    wakes.defer(() -> {
-                        owner.dispatch(first.execution);
-                        owner.dispatch(second.execution);
-                        return null;
-                    });
-                } finally {
-                    wakes.wakeAll();
-                }
+                deferredBatch(workers, () -> {
+                    owner.dispatch(first.execution);
+                    owner.dispatch(second.execution);
+                });
                 assertTrue(first.started.await(10, TimeUnit.SECONDS));
                 assertEquals(true, second.execution.get(10, TimeUnit.SECONDS), "round " + round + ": a sibling ran it");
                 assertFalse(first.execution.isDone(), "the first still holds its worker");
@@ -187,6 +178,76 @@ class DeferredWakesTest {
         } finally {
             release.countDown();
             workers.forEach(worker -> worker.forceStop("test over"));
+        }
+    }
+
+    /**
+     * Found by review of the first fix: waking a sibling at the batch's end could pick a worker of the
+     * batch (still parked, its own long task queued), leaving the idle one asleep.
+     */
+    @Test
+    void theSiblingWokenForASharedTaskIsNotOneBusyWithItsOwnTaskOfTheBatch() throws Exception {
+        List<ThreadWorker> workers = TestGroup.startWorkers("test-deferred-busy-", 3, true, null);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            Held first = new Held(release);
+            Held second = new Held(null);
+            Held other = new Held(release);
+            deferredBatch(workers, () -> {
+                workers.get(0).dispatch(first.execution);
+                workers.get(0).dispatch(second.execution);
+                workers.get(1).dispatch(other.execution);
+            });
+            assertTrue(first.started.await(10, TimeUnit.SECONDS));
+            assertTrue(other.started.await(10, TimeUnit.SECONDS));
+            assertEquals(true, second.execution.get(10, TimeUnit.SECONDS), "the idle third worker ran it");
+        } finally {
+            release.countDown();
+            workers.forEach(worker -> worker.forceStop("test over"));
+        }
+    }
+
+    /** Found by review of the first fix: a shared task deferred in a nested batch, behind the outer batch's task. */
+    @Test
+    void aSharedTaskOfANestedBatchQueuedBehindTheOuterBatchsReachesASibling() throws Exception {
+        List<ThreadWorker> workers = TestGroup.startWorkers("test-deferred-nested-", 2, true, null);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            Held first = new Held(release);
+            Held second = new Held(null);
+            DeferredWakes inner = new DeferredWakes();
+            deferredBatch(workers, () -> {
+                workers.get(0).dispatch(first.execution);
+                try {
+                    inner.defer(() -> { // a batch within the batch
+                        workers.get(0).dispatch(second.execution);
+                        return null;
+                    });
+                } finally {
+                    inner.wakeAll();
+                }
+            });
+            assertTrue(first.started.await(10, TimeUnit.SECONDS));
+            assertEquals(true, second.execution.get(10, TimeUnit.SECONDS), "the other worker ran it");
+        } finally {
+            release.countDown();
+            workers.forEach(worker -> worker.forceStop("test over"));
+        }
+    }
+
+    /** Waits until the workers are parked, then makes {@code dispatches} as one batch and wakes it. */
+    private static void deferredBatch(List<ThreadWorker> workers, Runnable dispatches) {
+        for (ThreadWorker worker : workers) {
+            awaitParked(worker.thread());
+        }
+        DeferredWakes wakes = new DeferredWakes();
+        try {
+            wakes.defer(() -> {
+                dispatches.run();
+                return null;
+            });
+        } finally {
+            wakes.wakeAll();
         }
     }
 
