@@ -349,8 +349,9 @@ public final class ThreadWorker implements Worker {
             execution.cancel(stopReason + " before this task started");
         }
         // This thread may be in a long task, or will be in one queued before this one (its wake deferred to the end of
-        // a batch, see DeferredWakes, the worker still parks with it queued): a sibling should look.
-        boolean busy = share && (parked == 0 || number > queue.currentConsumerIndex());
+        // a batch, see DeferredWakes, the worker still parks with it queued): a sibling should look. Queued before, not
+        // admitted before: another dispatch may take the next admission number and offer first.
+        boolean busy = share && (parked == 0 || queue.currentProducerIndex() - queue.currentConsumerIndex() > 1);
         if (!DeferredWakes.deferred(this)) {
             wake(); // even when cancelled: a stopping thread may be waiting to take it
         }
@@ -689,6 +690,12 @@ public final class ThreadWorker implements Worker {
             }
         }
         parked = 0;
+        if (execution != null && shared != null && !queue.isEmpty()) {
+            // More came after the poll that found this one: its dispatch may have seen this thread parked, and so not
+            // busy, while it was about to run this one (the write of parked, then the look at the queue, against the
+            // dispatch's offer, then its read of parked: one of them sees the other).
+            wakeSiblingParkedAllIdle();
+        }
         return execution;
     }
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.moroutine.Mo1;
 import dev.moroutine.Moroutine;
 import dev.moroutine.Pool;
+import dev.moroutine.WorkerHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -229,6 +230,63 @@ class DeferredWakesTest {
             });
             assertTrue(first.started.await(10, TimeUnit.SECONDS));
             assertEquals(true, second.execution.get(10, TimeUnit.SECONDS), "the other worker ran it");
+        } finally {
+            release.countDown();
+            workers.forEach(worker -> worker.forceStop("test over"));
+        }
+    }
+
+    /**
+     * Found by review of the second fix: a shared task admitted before a deferred long one but queued
+     * behind it counted its parked worker idle (admission order is not queue order).
+     */
+    @Test
+    void aSharedTaskAdmittedBeforeButQueuedBehindADeferredLongOneReachesASibling() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        Held first = new Held(release);
+        Held second = new Held(null);
+        CountDownLatch reached = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        List<WorkerHandle> members = new ArrayList<>();
+        // Shares every task but the first (an assigned one, in a real pool); holds the second's dispatch between its
+        // admission and its offer, as a preempted thread would be held.
+        TestGroup group = new TestGroup(members, true, null, invocation -> {
+            if (invocation == second) {
+                reached.countDown();
+                try {
+                    assertTrue(resume.await(10, TimeUnit.SECONDS), "resumed");
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            return invocation != first;
+        });
+        List<ThreadWorker> workers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            workers.add(new ThreadWorker("test-deferred-order-" + i, i, group));
+        }
+        members.addAll(workers);
+        workers.forEach(ThreadWorker::start);
+        ThreadWorker owner = workers.get(0);
+        try {
+            for (ThreadWorker worker : workers) {
+                awaitParked(worker.thread());
+            }
+            CompletableFuture<Void> admitted = CompletableFuture.runAsync(() -> owner.dispatch(second.execution),
+                    runnable -> Thread.ofPlatform().start(runnable));
+            assertTrue(reached.await(10, TimeUnit.SECONDS), "the shared task admitted");
+            DeferredWakes wakes = new DeferredWakes();
+            try {
+                wakes.defer(() -> {
+                    owner.dispatch(first.execution); // queued first, its wake deferred
+                    resume.countDown(); // the shared one goes on: queued behind it, it wakes the owner
+                    return admitted.orTimeout(10, TimeUnit.SECONDS).join();
+                });
+            } finally {
+                wakes.wakeAll();
+            }
+            assertTrue(first.started.await(10, TimeUnit.SECONDS));
+            assertEquals(true, second.execution.get(10, TimeUnit.SECONDS), "the idle sibling ran it");
         } finally {
             release.countDown();
             workers.forEach(worker -> worker.forceStop("test over"));

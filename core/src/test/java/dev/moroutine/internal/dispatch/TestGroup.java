@@ -4,16 +4,24 @@ import dev.moroutine.WorkerHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
- * A pool as a test of thread workers builds it: the workers it lists, whether it shares every task
- * or none, and its spin gate (null for none).
+ * A pool as a test of thread workers builds it: the workers it lists, which tasks it shares, and its
+ * spin gate (null for none).
  *
  * @param workers the workers, as the test adds them
- * @param sharesAnyWork whether every task may run at a sibling of the worker it was sent to
+ * @param sharesAnyWork whether any task may run at a sibling of the worker it was sent to
  * @param spinGate the gate for its idle workers, or null
+ * @param sharing which tasks may
  */
-record TestGroup(List<WorkerHandle> workers, boolean sharesAnyWork, SpinGate spinGate) implements WorkerGroup {
+record TestGroup(List<WorkerHandle> workers, boolean sharesAnyWork, SpinGate spinGate, Predicate<Invocation> sharing)
+        implements WorkerGroup {
+
+    /** A pool that shares every task, or none. */
+    TestGroup(List<WorkerHandle> workers, boolean sharesAnyWork, SpinGate spinGate) {
+        this(workers, sharesAnyWork, spinGate, invocation -> sharesAnyWork);
+    }
 
     @Override
     public int highWaterMark() {
@@ -27,7 +35,7 @@ record TestGroup(List<WorkerHandle> workers, boolean sharesAnyWork, SpinGate spi
 
     @Override
     public boolean sharesWork(Invocation invocation) {
-        return sharesAnyWork;
+        return sharing.test(invocation);
     }
 
     /**
