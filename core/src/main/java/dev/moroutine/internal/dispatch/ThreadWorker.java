@@ -350,8 +350,10 @@ public final class ThreadWorker implements Worker {
         }
         // This thread may be in a long task, or will be in one queued before this one (its wake deferred to the end of
         // a batch, see DeferredWakes, the worker still parks with it queued): a sibling should look. Queued before, not
-        // admitted before: another dispatch may take the next admission number and offer first.
-        boolean busy = share && (parked == 0 || queue.currentProducerIndex() - queue.currentConsumerIndex() > 1);
+        // admitted before: another dispatch may take the next admission number and offer first. And parked read again
+        // after the queue: a thread woken meanwhile writes 0 there before it takes the task ahead, so a look that finds
+        // that task taken finds the thread awake.
+        boolean busy = share && (parked == 0 || queue.currentProducerIndex() - queue.currentConsumerIndex() > 1 || parked == 0);
         if (!DeferredWakes.deferred(this)) {
             wake(); // even when cancelled: a stopping thread may be waiting to take it
         }

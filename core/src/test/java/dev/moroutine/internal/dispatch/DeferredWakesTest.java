@@ -130,7 +130,7 @@ class DeferredWakesTest {
     }
 
     /** A task that runs until released, or that returns at once. */
-    private static final class Held extends Invocation {
+    static final class Held extends Invocation {
         private final CountDownLatch release;
         final CountDownLatch started = new CountDownLatch(1);
         final Execution<Object> execution = new Execution<>(this, null);
@@ -316,7 +316,7 @@ class DeferredWakesTest {
         }
     }
 
-    private static void awaitParked(Thread thread) {
+    static void awaitParked(Thread thread) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (thread.getState() != Thread.State.WAITING) {
             if (System.nanoTime() > deadline) {
