@@ -691,11 +691,13 @@ public final class ThreadWorker implements Worker {
                 LockSupport.parkNanos(this, IdleTimeout.nanos());
             }
         }
-        parked = 0;
-        if (execution != null && shared != null && !queue.isEmpty()) {
-            // More came after the poll that found this one: its dispatch may have seen this thread parked, and so not
-            // busy, while it was about to run this one (the write of parked, then the look at the queue, against the
-            // dispatch's offer, then its read of parked: one of them sees the other).
+        int was = (int) PARKED.getAndSet(this, 0);
+        if (execution != null && shared != null && (was == 0 || !queue.isEmpty())) {
+            // This thread found work in its last poll and never parked, so it is about to be busy, though it showed
+            // itself parked meanwhile. A sibling's dispatch may then have spent on it the one wake meant for an idle
+            // sibling (was == 0: somebody cleared parked), or a dispatch here may have counted it idle and woken no
+            // sibling (more is queued: the write of parked, then the look at the queue, against the dispatch's offer,
+            // then its read of parked; one of them sees the other). Either way, pass the wake on.
             wakeSiblingParkedAllIdle();
         }
         return execution;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.moroutine.WorkerHandle;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -52,21 +51,14 @@ class StaleParkedReadTest {
 
     @Test
     void aSharedDispatchThatReadsParkedBeforeTheWorkerTakesTheTaskAheadStillReachesASibling() throws Exception {
+        List<WorkerHandle> members = new ArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
         DeferredWakesTest.Held first = new DeferredWakesTest.Held(release);
         DeferredWakesTest.Held second = new DeferredWakesTest.Held(null);
-        List<WorkerHandle> members = new ArrayList<>();
         TestGroup group = new TestGroup(members, true, null, invocation -> invocation != first);
-        List<ThreadWorker> workers = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            workers.add(new ThreadWorker("test-stale-parked-" + i, i, group));
-        }
-        ThreadWorker owner = workers.get(0);
         HookedQueue queue = new HookedQueue();
-        Field field = ThreadWorker.class.getDeclaredField("queue");
-        field.setAccessible(true);
-        field.set(owner, queue);
-        members.addAll(workers);
+        List<ThreadWorker> workers = group.makeWorkers("test-stale-parked-", 2, 0, queue);
+        ThreadWorker owner = workers.get(0);
         workers.forEach(ThreadWorker::start);
         try {
             for (ThreadWorker worker : workers) {

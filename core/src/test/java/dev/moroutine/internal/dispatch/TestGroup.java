@@ -1,10 +1,12 @@
 package dev.moroutine.internal.dispatch;
 
 import dev.moroutine.WorkerHandle;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 /**
  * A pool as a test of thread workers builds it: the workers it lists, which tasks it shares, and its
@@ -58,5 +60,30 @@ record TestGroup(List<WorkerHandle> workers, boolean sharesAnyWork, SpinGate spi
         }
         workers.forEach(ThreadWorker::start);
         return workers;
+    }
+
+    /**
+     * Makes the workers of this group (it lists them as they are made), the one at {@code hooked}
+     * with {@code queue} in place of its own, set by reflection; the test starts them: its way to
+     * hold a thread at a chosen point of the hand-off.
+     *
+     * @param prefix their threads' names, before the index
+     * @param count how many
+     * @param hooked the index of the worker given {@code queue}
+     * @param queue its queue
+     * @return the workers, not started
+     * @throws ReflectiveOperationException if the field cannot be set
+     */
+    List<ThreadWorker> makeWorkers(String prefix, int count, int hooked, MpscUnboundedAtomicArrayQueue<Execution<?>> queue)
+            throws ReflectiveOperationException {
+        List<ThreadWorker> made = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            made.add(new ThreadWorker(prefix + i, i, this));
+        }
+        Field field = ThreadWorker.class.getDeclaredField("queue");
+        field.setAccessible(true);
+        field.set(made.get(hooked), queue);
+        workers.addAll(made);
+        return made;
     }
 }
