@@ -60,7 +60,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * assigned long task too) parks for {@link #LOOK_AGAIN_NANOS} only, then looks again. With every
  * sibling idle it parks until woken (an idle pool costs nothing), as {@link #PARKED_ALL_IDLE}: a
  * shared dispatch to a sibling whose thread is awake (it may be in a long task), or that has an
- * earlier dispatch still queued (its wake deferred, {@link DeferredWakes}), then wakes it too.
+ * earlier dispatch still queued (its wake deferred, {@link DeferredWakes}), then wakes it too, as
+ * {@link #WOKEN_TO_LOOK}: one that has work of its own by the time it leaves its park passes the
+ * wake on to another sibling.
  * The same pairing as for parking holds: the thread sets {@code parked}, then reads its siblings'
  * queues; the dispatch offers, fences, then reads {@code parked}. In a pool that shares nothing its
  * threads never look and park as before. The array holds at most the last {@link #SHARED_SLOTS}
@@ -160,6 +162,12 @@ public final class ThreadWorker implements Worker {
      * sibling that is awake wakes it too (see "Sharing work"), as a dispatch to this worker does.
      */
     private static final int PARKED_ALL_IDLE = 3;
+    /**
+     * {@code parked} of a thread that a sibling's dispatch woke from {@link #PARKED_ALL_IDLE} to look
+     * at its siblings: if it has work of its own when it leaves its park, it will not look soon, so it
+     * passes the wake on to another sibling (see {@link #idle()}).
+     */
+    private static final int WOKEN_TO_LOOK = 4;
 
     private static final int WORKING = 0;
     private static final int INTERRUPTING = 1;
@@ -692,13 +700,15 @@ public final class ThreadWorker implements Worker {
             }
         }
         int was = (int) PARKED.getAndSet(this, 0);
-        if (execution != null && shared != null && (was == 0 || !queue.isEmpty())) {
-            // This thread found work in its last poll and never parked, so it is about to be busy, though it showed
-            // itself parked meanwhile. A sibling's dispatch may then have spent on it the one wake meant for an idle
-            // sibling (was == 0: somebody cleared parked), or a dispatch here may have counted it idle and woken no
-            // sibling (more is queued: the write of parked, then the look at the queue, against the dispatch's offer,
-            // then its read of parked; one of them sees the other). Either way, pass the wake on.
+        if (shared != null && (was == WOKEN_TO_LOOK ? execution != null || !queue.isEmpty() : execution != null && !queue.isEmpty())) {
+            // Woken to look at the siblings, this thread has work of its own first (it came meanwhile): the wake was
+            // spent on a busy thread, so it goes on to another sibling. Or this thread found work in its last poll, as
+            // it showed itself parked, and more is queued: a dispatch here may have counted it idle and woken nobody
+            // (the write of parked, then the look at the queue, against the dispatch's offer, then its read of parked:
+            // one of them sees the other).
             wakeSiblingParkedAllIdle();
+        } else if (was == WOKEN_TO_LOOK) {
+            lastLookAt = System.nanoTime() - LOOK_INTERVAL_NANOS; // look at once: what it was woken for
         }
         return execution;
     }
@@ -796,7 +806,7 @@ public final class ThreadWorker implements Worker {
     private void wakeSiblingParkedAllIdle() {
         for (WorkerHandle other : group.workers()) {
             if (other != this && other instanceof ThreadWorker sibling && sibling.parked == PARKED_ALL_IDLE
-                    && sibling.queue.isEmpty() && PARKED.compareAndSet(sibling, PARKED_ALL_IDLE, 0)) {
+                    && sibling.queue.isEmpty() && PARKED.compareAndSet(sibling, PARKED_ALL_IDLE, WOKEN_TO_LOOK)) {
                 LockSupport.unpark(sibling.thread);
                 return;
             }
