@@ -228,6 +228,12 @@ public final class ThreadWorker implements Worker {
     private long[] lastLook = new long[0];
     /** Whether a sibling had unfinished work at this thread's last look; its own. */
     private boolean siblingBusy;
+    /**
+     * Woken to look at its siblings ({@link #WOKEN_TO_LOOK}) with no work of its own then, this thread
+     * has neither parked nor run a task since; its own. Work of its own that comes first passes the
+     * wake on, as at its wake-up.
+     */
+    private boolean owesLook;
     /** When this thread last looked at its siblings ({@link System#nanoTime()}); its own. */
     private long lastLookAt = System.nanoTime() - LOOK_INTERVAL_NANOS;
 
@@ -599,6 +605,12 @@ public final class ThreadWorker implements Worker {
                 runningFor = owner;
                 countedThere = false;
             }
+            if (owesLook) { // woken to look at its siblings, it runs work of its own or of a sibling first
+                owesLook = false;
+                if (owner == null) {
+                    wakeSiblingParkedAllIdle(); // its own: it will not look soon, another sibling must
+                }
+            }
             Runnable count = owner == null ? markTaken : countThere;
             progress.current = execution;
             long before = progress.taken;
@@ -683,6 +695,7 @@ public final class ThreadWorker implements Worker {
         // A stray interrupt would make park() return at once, turning the idle worker into a spinner.
         Thread.interrupted();
         boolean watch = siblingBusy;
+        owesLook = false; // it looked during its wait; parking while a sibling is busy, it looks again soon (see watch)
         // Even in a pool that shares nothing yet (its other workers still starting, or added later): such a
         // worker must still be woken by a sibling that gets shared work, or it would never take any.
         parked = shared != null && !watch ? PARKED_ALL_IDLE : 1;
@@ -709,6 +722,7 @@ public final class ThreadWorker implements Worker {
             wakeSiblingParkedAllIdle();
         } else if (was == WOKEN_TO_LOOK) {
             lastLookAt = System.nanoTime() - LOOK_INTERVAL_NANOS; // look at once: what it was woken for
+            owesLook = true; // until it parks again or runs a task: see work()
         }
         return execution;
     }

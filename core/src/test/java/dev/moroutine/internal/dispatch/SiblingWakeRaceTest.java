@@ -248,4 +248,22 @@ class SiblingWakeRaceTest {
             wakes.wakeAll();
         });
     }
+
+    /** Found by review of 333583b: sibling 1, woken to look, found its queue empty, then got a long task of its own and ran it. */
+    @Test
+    void aSiblingWokenToLookThatGetsWorkOfItsOwnJustAfterItWokePassesTheWakeOn() throws Exception {
+        raceAtSiblingOne(false, (pool, ownerLong, siblingLong, wakes) -> {
+            pool.workers().forEach(worker -> DeferredWakesTest.awaitParked(worker.thread()));
+            pool.get(0).dispatch(ownerLong.execution);
+            assertTrue(ownerLong.started.await(10, TimeUnit.SECONDS), "the owner's long task started");
+            pool.queue().inIsEmpty = pool.get(1).thread(); // sibling 1, woken to look: held in its look at its queue
+            pool.get(0).dispatch(pool.shared().execution);
+            try {
+                assertTrue(pool.queue().reached.await(10, TimeUnit.SECONDS), "sibling 1 woke and looked at its queue");
+                pool.get(1).dispatch(siblingLong.execution); // assigned, long
+            } finally {
+                pool.queue().resume.countDown();
+            }
+        });
+    }
 }
