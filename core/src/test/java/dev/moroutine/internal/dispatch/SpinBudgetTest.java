@@ -23,6 +23,43 @@ class SpinBudgetTest {
     }
 
     @Test
+    void anAdaptiveBudgetGrowsWhenWaitsEndInTheirPureSpin() {
+        SpinBudget budget = parkedOnce();
+        long limit = budget.next();
+        budget.ended(System.nanoTime(), limit, true);
+        assertEquals(ONE_CPU ? 0 : NANOS, budget.next(), "doubled after a wait that ended at once");
+    }
+
+    @Test
+    void anAdaptiveBudgetStaysWhenAWaitEndsLateWithoutParking() {
+        SpinBudget budget = parkedOnce();
+        for (int i = 0; i < 10; i++) { // on a busy machine: each wait ends only once the spinner yielded
+            long limit = budget.next();
+            budget.ended(System.nanoTime() - limit, limit, true);
+        }
+        assertEquals(ONE_CPU ? 0 : NANOS / 2, budget.next(), "kept after waits that ended late, none in a park");
+    }
+
+    @Test
+    void aProbeThatEndsWithoutParkingRestoresTheFullBudget() {
+        SpinBudget budget = new SpinBudget(NANOS);
+        for (int wait = 1; wait < 64; wait++) {
+            budget.ended(System.nanoTime() - 10 * NANOS, budget.next(), false); // parked: halved down to nothing
+        }
+        long probe = budget.next();
+        assertEquals(ONE_CPU ? 0 : NANOS, probe, "the 64th wait probes with the full budget");
+        budget.ended(System.nanoTime() - NANOS / 2, probe, true); // late, but without parking
+        assertEquals(ONE_CPU ? 0 : NANOS, budget.next(), "spinning pays again");
+    }
+
+    /** A budget halved by one wait that parked. */
+    private static SpinBudget parkedOnce() {
+        SpinBudget budget = new SpinBudget(NANOS);
+        budget.ended(System.nanoTime() - 10 * NANOS, budget.next(), false);
+        return budget;
+    }
+
+    @Test
     void aYieldingBudgetKeepsItsWholeBudgetWhateverWaitsCost() {
         SpinBudget budget = SpinBudget.yielding(NANOS);
         for (int i = 0; i < 200; i++) { // past the 64th wait, when an adaptive budget probes
