@@ -62,7 +62,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * shared dispatch to a sibling whose thread is awake (it may be in a long task), or that has an
  * earlier dispatch still queued (its wake deferred, {@link DeferredWakes}), then wakes it too, as
  * {@link #WOKEN_TO_LOOK}: one that has work of its own by the time it leaves its park passes the
- * wake on to another sibling.
+ * wake on to another sibling, and so does one that runs any task before it parks untimed again (a
+ * task sent to an idle sibling wakes that sibling only, so the woken thread may take that task, not
+ * the one it was woken for).
  * The same pairing as for parking holds: the thread sets {@code parked}, then reads its siblings'
  * queues; the dispatch offers, fences, then reads {@code parked}. In a pool that shares nothing its
  * threads never look and park as before. The array holds at most the last {@link #SHARED_SLOTS}
@@ -230,8 +232,8 @@ public final class ThreadWorker implements Worker {
     private boolean siblingBusy;
     /**
      * Woken to look at its siblings ({@link #WOKEN_TO_LOOK}) with no work of its own then, this thread
-     * has neither parked nor run a task since; its own. Work of its own that comes first passes the
-     * wake on, as at its wake-up.
+     * has neither parked untimed nor run a task since; its own. The first task it runs passes the
+     * wake on, as work of its own does at its wake-up: see {@link #work}.
      */
     private boolean owesLook;
     /** When this thread last looked at its siblings ({@link System#nanoTime()}); its own. */
@@ -605,11 +607,12 @@ public final class ThreadWorker implements Worker {
                 runningFor = owner;
                 countedThere = false;
             }
-            if (owesLook) { // woken to look at its siblings, it runs work of its own or of a sibling first
+            if (owesLook) {
+                // Woken to look at its siblings, it runs a task first: its own, or a sibling's that need not be the one it
+                // was woken for (a task sent to an idle worker wakes that worker only, which may be slow to run). Either
+                // way the task it was woken for may still wait: another sibling must look.
                 owesLook = false;
-                if (owner == null) {
-                    wakeSiblingParkedAllIdle(); // its own: it will not look soon, another sibling must
-                }
+                wakeSiblingParkedAllIdle();
             }
             Runnable count = owner == null ? markTaken : countThere;
             progress.current = execution;
@@ -695,7 +698,6 @@ public final class ThreadWorker implements Worker {
         // A stray interrupt would make park() return at once, turning the idle worker into a spinner.
         Thread.interrupted();
         boolean watch = siblingBusy;
-        owesLook = false; // it looked during its wait; parking while a sibling is busy, it looks again soon (see watch)
         // Even in a pool that shares nothing yet (its other workers still starting, or added later): such a
         // worker must still be woken by a sibling that gets shared work, or it would never take any.
         parked = shared != null && !watch ? PARKED_ALL_IDLE : 1;
@@ -707,6 +709,7 @@ public final class ThreadWorker implements Worker {
             if (watch) {
                 LockSupport.parkNanos(this, LOOK_AGAIN_NANOS); // a sibling may get stuck: look again then
             } else if (group != null) {
+                owesLook = false; // nobody has work to look for (a timed park keeps it: it looks again then)
                 LockSupport.park(this);
             } else {
                 LockSupport.parkNanos(this, IdleTimeout.nanos());
@@ -722,7 +725,7 @@ public final class ThreadWorker implements Worker {
             wakeSiblingParkedAllIdle();
         } else if (was == WOKEN_TO_LOOK) {
             lastLookAt = System.nanoTime() - LOOK_INTERVAL_NANOS; // look at once: what it was woken for
-            owesLook = true; // until it parks again or runs a task: see work()
+            owesLook = true; // until it parks untimed or runs a task: see work()
         }
         return execution;
     }

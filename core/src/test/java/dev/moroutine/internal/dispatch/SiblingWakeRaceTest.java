@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.moroutine.WorkerHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -43,6 +44,10 @@ class SiblingWakeRaceTest {
         volatile Thread inProducerIndex;
         /** Held in isEmpty(), after the read, once. */
         volatile Thread inIsEmpty;
+        /** Held in poll(), before it, once. */
+        volatile Thread inPoll;
+        /** Held in relaxedPoll() (an idle thread's spin), before it, once. */
+        volatile Thread inRelaxedPoll;
         /** Whose own thread is held in its poll before parking (parked while all idle), once: until {@code offered}, and after. */
         volatile ThreadWorker inPreParkPoll;
         final CountDownLatch reached = new CountDownLatch(1);
@@ -84,7 +89,22 @@ class SiblingWakeRaceTest {
         }
 
         @Override
+        public Execution<?> relaxedPoll() {
+            if (Thread.currentThread() == inRelaxedPoll) {
+                inRelaxedPoll = null;
+                reached.countDown();
+                await(resume);
+            }
+            return super.relaxedPoll();
+        }
+
+        @Override
         public Execution<?> poll() {
+            if (Thread.currentThread() == inPoll) {
+                inPoll = null;
+                reached.countDown();
+                await(resume);
+            }
             ThreadWorker worker = inPreParkPoll;
             if (worker == null || Thread.currentThread() != worker.thread() || (int) PARKED.getVolatile(worker) != 3) {
                 return super.poll();
@@ -100,17 +120,20 @@ class SiblingWakeRaceTest {
     }
 
     /**
-     * Workers of a group that shares only {@code shared}, the one at index {@code held} with a {@link
-     * HoldingQueue}, and the latch that ends their long tasks.
+     * Workers of a group that shares only {@code shared} and {@code sharedLong} (which runs until the pool
+     * stops), the one at index {@code held} with a {@link HoldingQueue}, and the latch that ends their long tasks.
      */
-    private record Pool(List<ThreadWorker> workers, HoldingQueue queue, CountDownLatch release, DeferredWakesTest.Held shared) {
+    private record Pool(List<ThreadWorker> workers, HoldingQueue queue, CountDownLatch release, DeferredWakesTest.Held shared,
+            DeferredWakesTest.Held sharedLong) {
         static Pool of(int count, int held) throws ReflectiveOperationException {
+            CountDownLatch release = new CountDownLatch(1);
             DeferredWakesTest.Held shared = new DeferredWakesTest.Held(null);
+            DeferredWakesTest.Held sharedLong = new DeferredWakesTest.Held(release);
             List<WorkerHandle> members = new ArrayList<>();
             HoldingQueue queue = new HoldingQueue();
-            TestGroup group = new TestGroup(members, true, null, invocation -> invocation == shared);
+            TestGroup group = new TestGroup(members, true, null, invocation -> invocation == shared || invocation == sharedLong);
             List<ThreadWorker> made = group.makeWorkers("test-sibling-race-" + held + "-", count, held, queue);
-            return new Pool(made, queue, new CountDownLatch(1), shared);
+            return new Pool(made, queue, release, shared, sharedLong);
         }
 
         /** A task, not shared, that runs until the pool stops. */
@@ -265,5 +288,84 @@ class SiblingWakeRaceTest {
                 pool.queue().resume.countDown();
             }
         });
+    }
+
+    /**
+     * Found by review of 1f93ad4: sibling 2, woken to look for the owner's (1) shared task, took instead a long
+     * shared one from worker 0, whose thread, woken for it, was slow to run (held here): sent to an idle worker,
+     * that task had woken no sibling, and worker 0 then found it taken and ran its own long task without looking.
+     */
+    @Test
+    void aSiblingWokenToLookThatRunsASiblingsTaskPassesTheWakeOn() throws Exception {
+        Pool pool = Pool.of(4, 0);
+        DeferredWakesTest.Held ownerLong = pool.longTask();
+        DeferredWakesTest.Held otherLong = pool.longTask();
+        pool.start();
+        try {
+            pool.workers().forEach(worker -> DeferredWakesTest.awaitParked(worker.thread()));
+            pool.get(1).dispatch(ownerLong.execution);
+            assertTrue(ownerLong.started.await(10, TimeUnit.SECONDS), "the owner's long task started");
+            pool.queue().inPoll = pool.get(0).thread(); // worker 0, once woken: held before it takes its tasks
+            pool.get(0).dispatch(pool.sharedLong().execution); // worker 0 parked with nothing queued: no sibling is woken
+            pool.get(0).dispatch(otherLong.execution); // assigned, long, behind it
+            try {
+                assertTrue(pool.queue().reached.await(10, TimeUnit.SECONDS), "worker 0 woke");
+                pool.get(1).dispatch(pool.shared().execution); // the owner is busy: sibling 2 is woken to look
+                assertTrue(pool.sharedLong().started.await(10, TimeUnit.SECONDS), "sibling 2 took worker 0's shared task");
+            } finally {
+                pool.queue().resume.countDown();
+            }
+            assertTrue(otherLong.started.await(10, TimeUnit.SECONDS), "worker 0 runs its own long task");
+            assertRanElsewhere(pool.shared(), pool.get(3));
+        } finally {
+            pool.stop();
+        }
+    }
+
+    /**
+     * Found by review of 1f93ad4, the race above with a woken sibling (0) that has no spin left (each
+     * wait that ends in a park halves it): it looks once, sees nothing stuck yet (it takes two looks),
+     * parks for a while as the owner is busy, and then takes worker 1's task, sent to worker 1 while it
+     * was idle, so that worker 1 alone was woken for it.
+     */
+    @Test
+    void aSiblingWokenToLookThatParksForAWhileBeforeItRunsASiblingsTaskPassesTheWakeOn() throws Exception {
+        Pool pool = Pool.of(4, 1); // 0: the woken sibling, 1: the slow worker, 2: the owner, 3: the idle one
+        HoldingQueue looker = new HoldingQueue();
+        TestGroup.replaceQueue(pool.get(0), looker);
+        Field idleSpin = ThreadWorker.class.getDeclaredField("idleSpin");
+        idleSpin.setAccessible(true);
+        Field nanos = SpinBudget.class.getDeclaredField("nanos");
+        nanos.setAccessible(true);
+        nanos.setInt(idleSpin.get(pool.get(0)), 0);
+        CountDownLatch endFirst = new CountDownLatch(1);
+        DeferredWakesTest.Held first = new DeferredWakesTest.Held(endFirst);
+        DeferredWakesTest.Held ownerLong = pool.longTask();
+        DeferredWakesTest.Held otherLong = pool.longTask();
+        pool.start();
+        try {
+            pool.workers().forEach(worker -> DeferredWakesTest.awaitParked(worker.thread()));
+            pool.get(2).dispatch(first.execution);
+            assertTrue(first.started.await(10, TimeUnit.SECONDS), "the owner's first task started");
+            pool.get(2).dispatch(ownerLong.execution);
+            looker.inRelaxedPoll = pool.get(0).thread();
+            pool.get(2).dispatch(pool.shared().execution); // the owner is busy: sibling 0 is woken to look
+            assertTrue(looker.reached.await(10, TimeUnit.SECONDS), "sibling 0 looked once and waits");
+            endFirst.countDown(); // the owner finishes a task: at sibling 0's next look it is not stuck
+            assertTrue(ownerLong.started.await(10, TimeUnit.SECONDS), "the owner's long task started");
+            pool.queue().inPoll = pool.get(1).thread();
+            pool.get(1).dispatch(pool.sharedLong().execution); // worker 1 is idle: no sibling is woken
+            pool.get(1).dispatch(otherLong.execution); // assigned, long, behind it
+            assertTrue(pool.queue().reached.await(10, TimeUnit.SECONDS), "worker 1 woke");
+            looker.resume.countDown(); // no spin left: it looks, finds nothing stuck yet and parks for a while
+            assertTrue(pool.sharedLong().started.await(10, TimeUnit.SECONDS), "sibling 0 took worker 1's shared task");
+            pool.queue().resume.countDown();
+            assertTrue(otherLong.started.await(10, TimeUnit.SECONDS), "worker 1 runs its own long task");
+            assertRanElsewhere(pool.shared(), pool.get(3));
+        } finally {
+            endFirst.countDown();
+            looker.resume.countDown();
+            pool.stop();
+        }
     }
 }

@@ -80,10 +80,22 @@ record TestGroup(List<WorkerHandle> workers, boolean sharesAnyWork, SpinGate spi
         for (int i = 0; i < count; i++) {
             made.add(new ThreadWorker(prefix + i, i, this));
         }
-        Field field = ThreadWorker.class.getDeclaredField("queue");
-        field.setAccessible(true);
-        field.set(made.get(hooked), queue);
+        replaceQueue(made.get(hooked), queue);
         workers.addAll(made);
         return made;
+    }
+
+    /**
+     * Gives a worker not yet started {@code queue} in place of its own, by reflection.
+     *
+     * @param worker the worker
+     * @param queue its new queue
+     * @throws ReflectiveOperationException if the field cannot be set
+     */
+    static void replaceQueue(ThreadWorker worker, MpscUnboundedAtomicArrayQueue<Execution<?>> queue)
+            throws ReflectiveOperationException {
+        Field field = ThreadWorker.class.getDeclaredField("queue");
+        field.setAccessible(true);
+        field.set(worker, queue);
     }
 }
