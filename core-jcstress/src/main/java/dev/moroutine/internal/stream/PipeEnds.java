@@ -30,10 +30,11 @@ final class PipeEnds {
     }
 
     /**
-     * A pipe whose producer, once woken by a take, waits for the low tide longer than the watchdog
-     * allows: only a take (or an end) can end that wait, so a lost wake-up shows.
+     * A pipe whose lazy waits last longer than the watchdog allows: a producer's for the low tide,
+     * once a take woke it, which only a take (or an end) can end, and a consumer's for a batch, which
+     * only the emit that completes the batch (or an end) can end; so a lost wake-up shows.
      */
-    static Pipe<Integer> pipeWithoutLowTideTimer(int highWaterMark) {
+    static Pipe<Integer> pipeWithoutLazyTimers(int highWaterMark) {
         return new Pipe<>(highWaterMark, new Pipe.ProducerWait(), "jcstress pipe", false, 4 * Watchdog.LIMIT.toNanos());
     }
 

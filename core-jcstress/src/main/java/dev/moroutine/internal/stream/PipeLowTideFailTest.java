@@ -27,7 +27,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class PipeLowTideFailTest {
 
-    private final Pipe<Integer> pipe = PipeEnds.pipeWithoutLowTideTimer(4);
+    private final Pipe<Integer> pipe = PipeEnds.pipeWithoutLazyTimers(4);
 
     @Actor
     public void producer(II_Result r) {

@@ -28,7 +28,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @State
 public class PipeLowTideTest {
 
-    private final Pipe<Integer> pipe = PipeEnds.pipeWithoutLowTideTimer(4);
+    private final Pipe<Integer> pipe = PipeEnds.pipeWithoutLazyTimers(4);
 
     @Actor
     public void producer(III_Result r) {

@@ -61,10 +61,25 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * consumer stores its count, then reads the announcement, and, seeing {@code LAZY}, the queue,
  * which then holds everything the parked producer emitted. A consumer that takes an item and
  * then stops taking (to wait for something the producer does next, say) must not hold it up for
- * ever, so a lazy wait has a timer, {@link #LOW_TIDE_WAIT_NANOS} (the OS may add its timer slack,
+ * ever, so a lazy wait has a timer, {@link #LAZY_WAIT_NANOS} (the OS may add its timer slack,
  * tens of microseconds); a producer that finds no room at all parks {@code EAGER}, untimed, so a
  * stalled consumer costs no CPU. A forwarding pipe's room
  * comes in acknowledged runs, so its producer never waits lazily.
+ *
+ * <p>The consumer waits lazily too, the mirror image: on a busy machine a consumer woken at each
+ * item takes it, finds the queue empty and parks again, and every item pays a wake-up (measured:
+ * the worker→caller stream fell to about 0.2 M items/s with one core kept busy). So the first park
+ * of a consumer's wait announces {@code PARKED_LAZY}, with the same timer: an emit wakes it only
+ * once {@link #batchWake} items are queued (a quarter of the high-water mark, at most
+ * {@value #MAX_BATCH_WAKE}; never with a mark below 8, nor in a forwarding pipe, whose queue may
+ * hold less than a batch while its producer waits for acknowledgements), and an end wakes it as
+ * always. A lazy wait whose timer ends it finds what came meanwhile; one that finds nothing parks
+ * {@code PARKED_EAGER}, untimed, so an idle stream costs no CPU. The same pairing holds: the
+ * consumer announces, fences and reads the queue's size; the producer stores its item, fences and
+ * reads the announcement, then the size. A consumer whose lazy wait ended by its timer with an
+ * item queued held that item up for nothing (the producer emits a few, then waits: for this
+ * consumer's answer, say, in a round trip), so its next {@value #WAITS_AFTER_LAZY_MISS} waits
+ * park eagerly, and a producer that stops short of a batch costs at most one timer in that many waits.
  *
  * <p>A producer in another process (a worker JVM's pump, see
  * {@link #wakeOnConsumption(long, Runnable)}) waits for a step of takes rather than one: it writes
@@ -104,8 +119,16 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     private static final int CANCELLED = 2;
     private static final int FAILING = 3; // fail() won the state: the failure is being published
     private static final int SPIN_NANOS = 50_000;
-    /** See {@link #lowTideWaitNanos}: long enough for a busy consumer to take half a window, short beside a park. */
-    private static final long LOW_TIDE_WAIT_NANOS = 50_000;
+    /** See {@link #lazyWaitNanos}: long enough for a busy consumer to take half a window, short beside a park. */
+    private static final long LAZY_WAIT_NANOS = 50_000;
+    /** The most items a lazily parked consumer waits for: see {@link #batchWake}. */
+    private static final int MAX_BATCH_WAKE = 64;
+    /** After a lazy wait that held up an item for nothing, the consumer waits this many times without one. */
+    private static final int WAITS_AFTER_LAZY_MISS = 64;
+    /** Values of {@code consumerParked}: awake, parked until the next item, parked until a batch of items (or its timer). */
+    private static final int AWAKE = 0;
+    private static final int PARKED_EAGER = 1;
+    private static final int PARKED_LAZY = 2;
     /** {@code settled} before the consumer or a late emit has settled how the pipe ends. */
     private static final long UNSETTLED = -1;
     /** See {@link #lookAgainLater}: about the time a producer takes to fill a cache line of the queue's slots (16 items). */
@@ -240,8 +263,10 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     private final int highWaterMark;
     /** A producer that has waited for room goes on once at most this many items are in flight: half the mark. */
     private final int lowTide;
-    /** The longest lazy wait for the low tide once a take has made room (see the class comment). */
-    private final long lowTideWaitNanos;
+    /** The longest lazy wait: the producer's for the low tide once a take has made room, the consumer's for a batch (see the class comment). */
+    private final long lazyWaitNanos;
+    /** How many queued items wake a lazily parked consumer; 0 when the consumer never parks lazily (see the class comment). */
+    private final int batchWake;
     /**
      * The consumer forwards its items to a consumer in another process, which acknowledges them
      * ({@link #acknowledge}): its own takes do not make room, so the producer's lead is counted
@@ -274,15 +299,20 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     }
 
     private Pipe(int highWaterMark, ProducerWait producerWait, String description, boolean forwarding) {
-        this(highWaterMark, producerWait, description, forwarding, LOW_TIDE_WAIT_NANOS);
+        this(highWaterMark, producerWait, description, forwarding, LAZY_WAIT_NANOS);
     }
 
-    /** A pipe whose producer waits for the low tide at most {@code lowTideWaitNanos}: tests make it long, so that only a take can end the wait. */
-    Pipe(int highWaterMark, ProducerWait producerWait, String description, boolean forwarding, long lowTideWaitNanos) {
+    /**
+     * A pipe whose lazy waits (the producer's for the low tide, the consumer's for a batch) last at
+     * most {@code lazyWaitNanos}: tests make them long, so that only the other side can end them.
+     */
+    Pipe(int highWaterMark, ProducerWait producerWait, String description, boolean forwarding, long lazyWaitNanos) {
         this.forwarding = forwarding;
         this.highWaterMark = highWaterMark;
         this.lowTide = highWaterMark / 2;
-        this.lowTideWaitNanos = lowTideWaitNanos;
+        this.lazyWaitNanos = lazyWaitNanos;
+        int batch = Math.min(MAX_BATCH_WAKE, highWaterMark / 4);
+        this.batchWake = forwarding || batch < 2 ? 0 : batch; // a forwarder's queue holds less than its producer's lead
         this.queue = new SpscAtomicArrayQueue<>(Math.max(2, highWaterMark));
         this.producerWait = producerWait;
         this.description = description;
@@ -613,7 +643,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                 parked = true;
                 producerWait.park(() -> hasRoom() || state != OPEN);
                 if (!forwarding && state == OPEN && hasRoom() && inFlight() > lowTide) { // a take made room: let more of them come
-                    producerWait.parkLazily(() -> inFlight() <= lowTide || state != OPEN, lowTideWaitNanos);
+                    producerWait.parkLazily(() -> inFlight() <= lowTide || state != OPEN, lazyWaitNanos);
                 }
             }
         }
@@ -625,7 +655,9 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     }
 
     private void wakeConsumer() {
-        if (consumerParked != 0 && CONSUMER_PARKED.compareAndSet(this, 1, 0)) {
+        int parked = consumerParked;
+        if (parked == PARKED_EAGER ? CONSUMER_PARKED.compareAndSet(this, PARKED_EAGER, AWAKE)
+                : parked == PARKED_LAZY && queue.size() >= batchWake && CONSUMER_PARKED.compareAndSet(this, PARKED_LAZY, AWAKE)) {
             LockSupport.unpark(consumer);
         }
     }
@@ -633,7 +665,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     private void forceWakeConsumer() {
         Thread waiting = consumer;
         consumer = null; // the pipe has ended: its consumer never parks again
-        consumerParked = 0;
+        consumerParked = AWAKE;
         if (waiting != null) {
             LockSupport.unpark(waiting);
         }
@@ -768,16 +800,24 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                     continue; // a late emit settled first: its item is in the queue
                 }
                 if (!spin.pause(start, spins, budget)) {
+                    boolean lazy = !parked && waitsLazily(); // the wait's first park only: then it waits for the next item
                     parked = true;
-                    if (announceConsumerParked()) {
-                        LockSupport.park(this);
+                    if (announceConsumerParked(lazy ? PARKED_LAZY : PARKED_EAGER)) {
+                        if (lazy) {
+                            LockSupport.parkNanos(this, lazyWaitNanos);
+                            if (consumerParked == PARKED_LAZY && !queue.isEmpty()) {
+                                waitsWithoutBatch = WAITS_AFTER_LAZY_MISS; // not woken: the producer stopped short of a batch
+                            }
+                        } else {
+                            LockSupport.park(this);
+                        }
                         if (Thread.interrupted()) { // a stopping worker, or a caller giving up: stop waiting
                             interrupted = true;
                             cancel();
                             throw new CancellationException("interrupted while waiting for an item of " + description);
                         }
                     }
-                    consumerParked = 0;
+                    consumerParked = AWAKE;
                     consumer = null;
                 }
             }
@@ -811,14 +851,26 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      *
      * @return whether it may park: the queue is still empty and the pipe open
      */
-    private boolean announceConsumerParked() {
+    private boolean announceConsumerParked(int how) {
         consumer = Thread.currentThread();
-        consumerParked = 1;
+        consumerParked = how;
         VarHandle.fullFence();
         if (producerWait.waiting() == ProducerWait.LAZY || producerWait.wakesAt(consumedLocal)) {
             producerWait.wake(); // a stale read on the fast path may have left the producer asleep
         }
-        return queue.isEmpty() && state == OPEN;
+        return (how == PARKED_LAZY ? queue.size() < batchWake : queue.isEmpty()) && state == OPEN;
+    }
+
+    /** Whether the consumer's next park waits for a batch: see the class comment. */
+    private boolean waitsLazily() {
+        if (batchWake == 0) {
+            return false;
+        }
+        if (waitsWithoutBatch > 0) {
+            waitsWithoutBatch--;
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -869,10 +921,10 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
             }
             if (!spin.pause(start, spins, Math.min(budget, left))) {
                 parked = true;
-                if (announceConsumerParked()) {
+                if (announceConsumerParked(PARKED_EAGER)) {
                     LockSupport.parkNanos(this, left);
                 }
-                consumerParked = 0; // a wake that raced the deadline leaves at most a stray unpark, which waits tolerate
+                consumerParked = AWAKE; // a wake that raced the deadline leaves at most a stray unpark, which waits tolerate
                 consumer = null;
                 if (Thread.interrupted()) {
                     throw new InterruptedException("interrupted while waiting for an item of " + description);

@@ -54,6 +54,8 @@ final class PipeLayout {
         long consumedLocal;
         /** The consumer has ended: it takes nothing more. Read and written by the consumer only. */
         boolean ended;
+        /** How many more of the consumer's waits park without waiting for a batch (see Pipe's class comment). */
+        int waitsWithoutBatch;
     }
 
     /** Keeps the consumer's fields and the shared ones apart. */
