@@ -62,9 +62,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * shared dispatch to a sibling whose thread is awake (it may be in a long task), or that has an
  * earlier dispatch still queued (its wake deferred, {@link DeferredWakes}), then wakes it too, as
  * {@link #WOKEN_TO_LOOK}: one that has work of its own by the time it leaves its park passes the
- * wake on to another sibling, and so does one that runs any task before it parks untimed again (a
- * task sent to an idle sibling wakes that sibling only, so the woken thread may take that task, not
- * the one it was woken for).
+ * wake on to another sibling, and so does one that runs any task before it parks untimed again
+ * while a shared task waits unclaimed at a sibling (a task sent to an idle sibling wakes that
+ * sibling only, so the woken thread may take that task, not the one it was woken for; one that took
+ * the task it was woken for, or whose task its owner ran, finds none and wakes nobody).
  * The same pairing as for parking holds: the thread sets {@code parked}, then reads its siblings'
  * queues; the dispatch offers, fences, then reads {@code parked}. In a pool that shares nothing its
  * threads never look and park as before. The array holds at most the last {@link #SHARED_SLOTS}
@@ -233,7 +234,7 @@ public final class ThreadWorker implements Worker {
     /**
      * Woken to look at its siblings ({@link #WOKEN_TO_LOOK}) with no work of its own then, this thread
      * has neither parked untimed nor run a task since; its own. The first task it runs passes the
-     * wake on, as work of its own does at its wake-up: see {@link #work}.
+     * wake on while a shared task waits unclaimed at a sibling: see {@link #work}.
      */
     private boolean owesLook;
     /** When this thread last looked at its siblings ({@link System#nanoTime()}); its own. */
@@ -609,10 +610,12 @@ public final class ThreadWorker implements Worker {
             }
             if (owesLook) {
                 // Woken to look at its siblings, it runs a task first: its own, or a sibling's that need not be the one it
-                // was woken for (a task sent to an idle worker wakes that worker only, which may be slow to run). Either
-                // way the task it was woken for may still wait: another sibling must look.
+                // was woken for (a task sent to an idle worker wakes that worker only, which may be slow to run). If a
+                // shared task still waits unclaimed at a sibling, it may be that one: another sibling must look.
                 owesLook = false;
-                wakeSiblingParkedAllIdle();
+                if (siblingHasUnclaimedShared()) {
+                    wakeSiblingParkedAllIdle();
+                }
             }
             Runnable count = owner == null ? markTaken : countThere;
             progress.current = execution;
@@ -828,6 +831,21 @@ public final class ThreadWorker implements Worker {
                 return;
             }
         }
+    }
+
+    /** Whether a sibling holds a shared execution that no worker has claimed yet; the rare path of a wake passed on. */
+    private boolean siblingHasUnclaimedShared() {
+        for (WorkerHandle other : group.workers()) {
+            if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null) {
+                for (int i = 0; i < SHARED_SLOTS; i++) {
+                    Execution<?> execution = sibling.shared.getAcquire(i);
+                    if (execution != null && !execution.claimed()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /**

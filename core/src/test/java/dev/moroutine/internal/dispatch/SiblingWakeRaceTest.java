@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class SiblingWakeRaceTest {
 
-    private static final VarHandle PARKED;
+    /** A worker's {@code parked} field. */
+    static final VarHandle PARKED;
 
     static {
         try {
