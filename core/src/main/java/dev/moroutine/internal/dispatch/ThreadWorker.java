@@ -719,12 +719,17 @@ public final class ThreadWorker implements Worker {
             }
         }
         int was = (int) PARKED.getAndSet(this, 0);
-        if (shared != null && (was == WOKEN_TO_LOOK ? execution != null || !queue.isEmpty() : execution != null && !queue.isEmpty())) {
+        boolean ownWork = execution != null || !queue.isEmpty();
+        if (was == WOKEN_TO_LOOK && ownWork) {
             // Woken to look at the siblings, this thread has work of its own first (it came meanwhile): the wake was
-            // spent on a busy thread, so it goes on to another sibling. Or this thread found work in its last poll, as
-            // it showed itself parked, and more is queued: a dispatch here may have counted it idle and woken nobody
-            // (the write of parked, then the look at the queue, against the dispatch's offer, then its read of parked:
-            // one of them sees the other).
+            // spent on a busy thread, so it goes on to another sibling, if a shared task still waits unclaimed.
+            if (siblingHasUnclaimedShared()) {
+                wakeSiblingParkedAllIdle();
+            }
+        } else if (shared != null && execution != null && !queue.isEmpty() && holdsUnclaimedShared(execution)) {
+            // This thread found work in its last poll, as it showed itself parked, and a shared task is queued behind
+            // it: a dispatch here may have counted it idle and woken nobody (the write of parked, then the look at the
+            // queue, against the dispatch's offer, then its read of parked: one of them sees the other).
             wakeSiblingParkedAllIdle();
         } else if (was == WOKEN_TO_LOOK) {
             lastLookAt = System.nanoTime() - LOOK_INTERVAL_NANOS; // look at once: what it was woken for
@@ -836,13 +841,19 @@ public final class ThreadWorker implements Worker {
     /** Whether a sibling holds a shared execution that no worker has claimed yet; the rare path of a wake passed on. */
     private boolean siblingHasUnclaimedShared() {
         for (WorkerHandle other : group.workers()) {
-            if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null) {
-                for (int i = 0; i < SHARED_SLOTS; i++) {
-                    Execution<?> execution = sibling.shared.getAcquire(i);
-                    if (execution != null && !execution.claimed()) {
-                        return true;
-                    }
-                }
+            if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null && sibling.holdsUnclaimedShared(null)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether this worker holds a shared execution, other than {@code except}, that no worker has claimed yet. */
+    private boolean holdsUnclaimedShared(Execution<?> except) {
+        for (int i = 0; i < SHARED_SLOTS; i++) {
+            Execution<?> execution = shared.getAcquire(i);
+            if (execution != null && execution != except && !execution.claimed()) {
+                return true;
             }
         }
         return false;

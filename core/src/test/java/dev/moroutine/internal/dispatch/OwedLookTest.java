@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 class OwedLookTest {
 
     private static final int PARKED_ALL_IDLE = 3;
+    private static final int WOKEN_TO_LOOK = 4;
 
     private static int parked(ThreadWorker worker) {
         return (int) SiblingWakeRaceTest.PARKED.getVolatile(worker);
@@ -150,6 +151,108 @@ class OwedLookTest {
         } finally {
             endFirst.countDown();
             looker.resume.countDown();
+            release.countDown();
+            workers.forEach(worker -> worker.forceStop("test over"));
+        }
+    }
+
+    /**
+     * Found by review of 6d16556, which filtered the owed look's pass-on but not the pass-on at the wake-up: sibling 1, woken to
+     * look for the owner's (0) shared task, is slow to leave its park (held in its pre-park poll here)
+     * and gets a task of its own meanwhile; the owner has run the shared task by then, yet sibling 1
+     * still passes the wake on, and sibling 3, parked untimed, is woken for a task run long before (and
+     * then polls every millisecond while sibling 2 is busy).
+     */
+    @Test
+    void aSiblingWokenToLookThatHasWorkOfItsOwnWakesNobodyWhenTheTaskItWasWokenForRan() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch endFirst = new CountDownLatch(1);
+        DeferredWakesTest.Held shared = new DeferredWakesTest.Held(null);
+        DeferredWakesTest.Held first = new DeferredWakesTest.Held(endFirst);
+        DeferredWakesTest.Held busyLong = new DeferredWakesTest.Held(release);
+        DeferredWakesTest.Held own = new DeferredWakesTest.Held(null);
+        SiblingWakeRaceTest.HoldingQueue looker = new SiblingWakeRaceTest.HoldingQueue();
+        List<WorkerHandle> members = new ArrayList<>();
+        TestGroup group = new TestGroup(members, true, null, invocation -> invocation == shared);
+        // 0: the owner, 1: the sibling woken to look (held), 2: busy with a long task of its own, 3: idle
+        List<ThreadWorker> workers = group.makeWorkers("test-review-wakeup-", 4, 1, looker);
+        looker.inPreParkPoll = workers.get(1);
+        workers.forEach(ThreadWorker::start);
+        try {
+            assertTrue(looker.reached.await(10, TimeUnit.SECONDS), "sibling 1 at its pre-park poll, parked while all idle");
+            DeferredWakesTest.awaitParked(workers.get(0).thread());
+            DeferredWakesTest.awaitParked(workers.get(2).thread());
+            DeferredWakesTest.awaitParked(workers.get(3).thread());
+            workers.get(2).dispatch(busyLong.execution); // assigned: wakes worker 2 only
+            assertTrue(busyLong.started.await(10, TimeUnit.SECONDS), "sibling 2's long task started");
+            workers.get(0).dispatch(first.execution);
+            assertTrue(first.started.await(10, TimeUnit.SECONDS), "the owner's first task started");
+            workers.get(0).dispatch(shared.execution); // the owner is busy: sibling 1 is woken to look
+            assertEquals(WOKEN_TO_LOOK, parked(workers.get(1)), "sibling 1 was woken to look");
+            workers.get(1).dispatch(own.execution); // assigned, short
+            endFirst.countDown(); // the owner goes on to the shared task itself
+            assertEquals(true, shared.execution.get(10, TimeUnit.SECONDS));
+            assertSame(workers.get(0), shared.execution.worker(), "the owner ran its shared task");
+            assertEquals(PARKED_ALL_IDLE, parked(workers.get(3)), "sibling 3 still sleeps untimed");
+            looker.offered.countDown();
+            assertTrue(looker.polled.await(10, TimeUnit.SECONDS), "sibling 1 took its own task");
+            looker.resume.countDown();
+            assertEquals(true, own.execution.get(10, TimeUnit.SECONDS));
+            // Whatever sibling 1 passed on, it did before it ran its task.
+            assertEquals(PARKED_ALL_IDLE, parked(workers.get(3)),
+                    "sibling 3 was woken, at sibling 1's wake-up, for a task its owner had run before");
+        } finally {
+            endFirst.countDown();
+            looker.offered.countDown();
+            looker.resume.countDown();
+            release.countDown();
+            workers.forEach(worker -> worker.forceStop("test over"));
+        }
+    }
+
+    /**
+     * Found by review of 6d16556: the other pass-on at the wake-up, for a worker that found work in its pre-park poll while it
+     * showed itself parked and has more queued: meant for a shared dispatch that counted it idle, it
+     * also fires when what is queued is assigned, which no sibling can take. Worker 1 gets two tasks
+     * of its own (assigned, not shared) as it parks; a sibling (0 or 3) is woken for nothing, and polls every
+     * millisecond while worker 1 (or anyone) is busy. Worker 2 is busy throughout, so that the one woken
+     * keeps polling.
+     */
+    @Test
+    void aWorkerThatFindsAssignedWorkAsItParksWakesNoSibling() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        DeferredWakesTest.Held busyLong = new DeferredWakesTest.Held(release);
+        DeferredWakesTest.Held firstOwn = new DeferredWakesTest.Held(release);
+        DeferredWakesTest.Held secondOwn = new DeferredWakesTest.Held(null);
+        DeferredWakesTest.Held neverShared = new DeferredWakesTest.Held(null);
+        SiblingWakeRaceTest.HoldingQueue queue = new SiblingWakeRaceTest.HoldingQueue();
+        List<WorkerHandle> members = new ArrayList<>();
+        // a pool that shares work (one task kind), though none of the tasks below is shared
+        TestGroup group = new TestGroup(members, true, null, invocation -> invocation == neverShared);
+        List<ThreadWorker> workers = group.makeWorkers("test-review-assigned-", 4, 1, queue);
+        queue.inPreParkPoll = workers.get(1);
+        workers.forEach(ThreadWorker::start);
+        try {
+            assertTrue(queue.reached.await(10, TimeUnit.SECONDS), "worker 1 at its pre-park poll, parked while all idle");
+            DeferredWakesTest.awaitParked(workers.get(0).thread());
+            DeferredWakesTest.awaitParked(workers.get(2).thread());
+            DeferredWakesTest.awaitParked(workers.get(3).thread());
+            workers.get(2).dispatch(busyLong.execution); // assigned: wakes worker 2 only
+            assertTrue(busyLong.started.await(10, TimeUnit.SECONDS), "worker 2's long task started");
+            workers.get(1).dispatch(firstOwn.execution); // assigned
+            workers.get(1).dispatch(secondOwn.execution); // assigned, behind it
+            assertEquals(List.of(PARKED_ALL_IDLE, PARKED_ALL_IDLE), List.of(parked(workers.get(0)), parked(workers.get(3))),
+                    "workers 0 and 3 sleep untimed");
+            queue.offered.countDown();
+            assertTrue(queue.polled.await(10, TimeUnit.SECONDS), "worker 1 took its first task in its pre-park poll");
+            queue.resume.countDown();
+            assertTrue(firstOwn.started.await(10, TimeUnit.SECONDS), "worker 1 runs its first task");
+            // Whatever worker 1 passed on, it did before it ran the task.
+            assertEquals(List.of(PARKED_ALL_IDLE, PARKED_ALL_IDLE), List.of(parked(workers.get(0)), parked(workers.get(3))),
+                    "a sibling was woken to look for assigned tasks, which it cannot take");
+        } finally {
+            queue.offered.countDown();
+            queue.resume.countDown();
             release.countDown();
             workers.forEach(worker -> worker.forceStop("test over"));
         }
