@@ -74,7 +74,8 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * {@value #MAX_BATCH_WAKE}; never with a mark below 8, nor in a forwarding pipe, whose queue may
  * hold less than a batch while its producer waits for acknowledgements), and an end wakes it as
  * always. A lazy wait whose timer ends it finds what came meanwhile; one that finds nothing parks
- * {@code PARKED_EAGER}, untimed, so an idle stream costs no CPU. The same pairing holds: the
+ * {@code PARKED_EAGER}, untimed, so an idle stream costs no CPU; a stray unpark (a permit another
+ * wait of the consumer's thread left) ends neither. The same pairing holds: the
  * consumer announces, fences and reads the queue's size; the producer stores its item, fences and
  * reads the announcement, then the size. A consumer whose lazy wait ended by its timer with an
  * item queued held that item up for nothing (the producer emits a few, then waits: for this
@@ -119,7 +120,10 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     private static final int CANCELLED = 2;
     private static final int FAILING = 3; // fail() won the state: the failure is being published
     private static final int SPIN_NANOS = 50_000;
-    /** See {@link #lazyWaitNanos}: long enough for a busy consumer to take half a window, short beside a park. */
+    /**
+     * See {@link #lazyWaitNanos}: long enough for a busy consumer to take half a window, or a producer
+     * to emit a batch, short beside a park.
+     */
     private static final long LAZY_WAIT_NANOS = 50_000;
     /** The most items a lazily parked consumer waits for: see {@link #batchWake}. */
     private static final int MAX_BATCH_WAKE = 64;
@@ -804,10 +808,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                     parked = true;
                     if (announceConsumerParked(lazy ? PARKED_LAZY : PARKED_EAGER)) {
                         if (lazy) {
-                            LockSupport.parkNanos(this, lazyWaitNanos);
-                            if (consumerParked == PARKED_LAZY && !queue.isEmpty()) {
-                                waitsWithoutBatch = WAITS_AFTER_LAZY_MISS; // not woken: the producer stopped short of a batch
-                            }
+                            waitLazily();
                         } else {
                             LockSupport.park(this);
                         }
@@ -859,6 +860,24 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
             producerWait.wake(); // a stale read on the fast path may have left the producer asleep
         }
         return (how == PARKED_LAZY ? queue.size() < batchWake : queue.isEmpty()) && state == OPEN;
+    }
+
+    /**
+     * The consumer's lazy wait, announced: until a wake (the emit that completes a batch, or an end),
+     * an interrupt or the timer. A stray unpark does not end it: the consumer's thread may be left a
+     * permit by another of its waits (a publisher's deliverer, unparked by its subscriber's request).
+     */
+    private void waitLazily() {
+        Thread current = Thread.currentThread();
+        long deadline = System.nanoTime() + lazyWaitNanos;
+        long left = lazyWaitNanos;
+        while (consumerParked == PARKED_LAZY && left > 0 && !current.isInterrupted()) {
+            LockSupport.parkNanos(this, left);
+            left = deadline - System.nanoTime();
+        }
+        if (left <= 0 && consumerParked == PARKED_LAZY && !queue.isEmpty()) {
+            waitsWithoutBatch = WAITS_AFTER_LAZY_MISS; // its timer ended it: the producer stopped short of a batch
+        }
     }
 
     /** Whether the consumer's next park waits for a batch: see the class comment. */
@@ -924,7 +943,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                 if (announceConsumerParked(PARKED_EAGER)) {
                     LockSupport.parkNanos(this, left);
                 }
-                consumerParked = AWAKE; // a wake that raced the deadline leaves at most a stray unpark, which waits tolerate
+                consumerParked = AWAKE; // a wake that raced the deadline leaves at most a stray unpark, which waits loop over
                 consumer = null;
                 if (Thread.interrupted()) {
                     throw new InterruptedException("interrupted while waiting for an item of " + description);

@@ -110,23 +110,6 @@ class PipeBatchWakeTest {
         assertEquals(ItemSource.END, consumer.take());
     }
 
-    /** The producer emits one item and waits for the consumer's answer, as in a round trip: the lazy wait's timer delivers it, once. */
-    @Test
-    void aProducerThatStopsShortOfABatchHasItsItemsTakenAndTheNextWaitsAreEager() throws Exception {
-        Pipe<Integer> pipe = new Pipe<>(256, new Pipe.ProducerWait(), "batch pipe", false, SHORT_TIMER);
-        Consumer consumer = Consumer.of(pipe);
-        consumer.awaitState(Thread.State.TIMED_WAITING, "the consumer parks lazily");
-        pipe.emit(1);
-        assertEquals(1, consumer.take(), "the timer ended the wait");
-        for (int i = 2; i < 40; i++) {
-            consumer.awaitState(Thread.State.WAITING, "item " + i + ": after a lazy wait that held an item up, waits are eager");
-            pipe.emit(i);
-            assertEquals(i, consumer.take());
-        }
-        pipe.finish();
-        assertEquals(ItemSource.END, consumer.take());
-    }
-
     @ParameterizedTest(name = "high-water mark {0}")
     @ValueSource(ints = {1, 4, 7})
     void aConsumerOfASmallPipeParksEagerly(int highWaterMark) throws Exception {
