@@ -99,12 +99,10 @@ class PipeLazyWaitTest {
     }
 
     /**
-     * Coverage (passes): a lazy wait that its timer ends with an item queued makes exactly the next
-     * 64 waits eager, then they are lazy again: one timer in 65 waits, as the class comment says.
-     * PipeBatchWakeTest's {@code aProducerThatStopsShortOfABatchHasItsItemsTakenAndTheNextWaitsAreEager}
-     * cannot tell (it passes with the miss never recorded: with a 1 ms timer a lazy wait that finds
-     * nothing is soon an eager one too), and it fails when the test thread misses the 1 ms window in
-     * which the consumer is TIMED_WAITING. Here the timer is a second, a window no scheduler misses.
+     * A lazy wait that its timer ends with an item queued makes exactly the next 64 waits eager, then
+     * they are lazy again: one timer in 65 waits, as Pipe's class comment says. The timer is a second,
+     * so that the test sees the consumer in its lazy wait however loaded the machine (with a short one,
+     * a lazy wait that finds nothing soon turns eager by itself, and a miss left unrecorded would pass).
      */
     @Test
     void aTimerMissMakesTheNext64WaitsEagerAndThenTheyAreLazyAgain() throws Exception {
