@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -93,13 +94,15 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  *   └──────────────forceStop(), or no thread to run the queue─────┘
  * </pre>
  * The lifecycle only moves forward. A dispatch first counts itself in {@code admitted} (a volatile
- * read-modify-write), then reads the lifecycle: unless OPEN, it takes itself out again and is
- * refused, before offering anything. The stopping side writes the lifecycle, then reads
- * {@code admitted}; both are volatile, so either the dispatch sees the stop or the thread counts it.
- * The thread stops taking only when the lifecycle is not OPEN and its queue's consumer index has
- * reached {@code admitted}: a dispatch admitted just before a graceful {@link #drain} is waited for
+ * read-modify-write), then reads the lifecycle: unless OPEN, it takes itself out again (counts
+ * itself in {@code givenBack}) and is refused, before offering anything; so does one whose
+ * admission fails. The stopping side writes the lifecycle, then reads {@code admitted}; both are
+ * volatile, so either the dispatch sees the stop or the thread counts it. The thread stops taking
+ * only when the lifecycle is not OPEN and its queue's consumer index has reached {@code admitted}
+ * less {@code givenBack}: a dispatch admitted just before a graceful {@link #drain} is waited for
  * and run, never cancelled, and one refused is never queued. (The waiting thread parks like an idle
- * one; a dispatch that takes itself out wakes it as an offer does.)
+ * one; a dispatch that takes itself out wakes it as an offer does.) A dispatch's admission number
+ * is never handed out again, so it names the dispatch's slot among the shared executions.
  *
  * <p>A forced stop cancels instead of running. A producer whose offer races with it fences, re-reads
  * the lifecycle and cancels its own execution when STOPPED, so that it fails at once even if the
@@ -247,6 +250,12 @@ public final class ThreadWorker implements Worker {
      * a line of its own, because every dispatch bumps it while the worker reads the lifecycle.
      */
     private final PaddedCounter admitted = new PaddedCounter();
+    /**
+     * Dispatches counted in {@code admitted} that were refused or whose admission failed: they never
+     * offer. Counted apart, not taken back from {@code admitted}, so that no admission number (a
+     * shared execution's slot) is used twice; rare, so on no line of its own.
+     */
+    private final AtomicLong givenBack = new AtomicLong();
     /** Executions of this worker's queue that siblings ran, counted before each completes (see {@link #activeCount()}). */
     private final PaddedCounter takenBySiblings = new PaddedCounter();
     private volatile Thread thread;
@@ -342,14 +351,14 @@ public final class ThreadWorker implements Worker {
         execution.sentTo(this); // may refuse the execution: before it is admitted, so it is never awaited
         long number = admitted.getAndAdd(1L);
         if (lifecycle != OPEN) {
-            admitted.getAndAdd(-1L);
+            givenBack.getAndIncrement();
             wake(); // a stopping thread may be waiting for this dispatch to offer
             throw new RejectedExecutionException(stopReason + "; " + execution.invocation() + " was not queued");
         }
         try {
             execution.admitted(); // attaches its channel ends (starting a channel's source may fail)
         } catch (RuntimeException | Error failed) {
-            admitted.getAndAdd(-1L); // never offered: a stopping thread must not wait for it
+            givenBack.getAndIncrement(); // never offered: a stopping thread must not wait for it
             wake();
             throw failed;
         }
@@ -658,7 +667,11 @@ public final class ThreadWorker implements Worker {
 
     /** Whether an execution may still come: the worker is open, or a dispatch it admitted has not been taken. */
     private boolean awaitingWork() {
-        return lifecycle == OPEN || queue.currentConsumerIndex() < admitted.get();
+        if (lifecycle == OPEN) {
+            return true;
+        }
+        long refused = givenBack.get(); // first: a dispatch counts itself in admitted before it gives its number back
+        return queue.currentConsumerIndex() < admitted.get() - refused;
     }
 
     private Execution<?> idle() {
@@ -784,14 +797,16 @@ public final class ThreadWorker implements Worker {
 
     /**
      * Claims for {@code taker} one of the shared executions among the last {@code notRunHere}
-     * dispatched here (those this worker's thread has not finished, some of which siblings may have
+     * dispatched here (by admission number, skipping those given back) (those this worker's thread has not finished, some of which siblings may have
      * taken), newest first: this worker's thread takes the oldest first, so the newest are the
      * likeliest still unclaimed, and one it claimed (running here, say) means that those before it
      * are taken too.
      */
     private Execution<?> giveWaiting(ThreadWorker taker, long notRunHere) {
         long newest = admitted.get() - 1;
-        for (long back = 0; back < Math.min(notRunHere, SHARED_SLOTS); back++) {
+        // Numbers given back lie among those of the executions not run here: look past as many.
+        long numbers = notRunHere + givenBack.get();
+        for (long back = 0; back < Math.min(numbers, SHARED_SLOTS); back++) {
             int slot = (int) (newest - back) & (SHARED_SLOTS - 1);
             Execution<?> candidate = shared.getAcquire(slot);
             if (candidate == null) {
