@@ -246,8 +246,8 @@ public final class ThreadWorker implements Worker {
     private volatile int lifecycle = OPEN;
     private volatile int parked;
     /**
-     * Dispatches that found the worker OPEN (plus, briefly, refused ones taking themselves out); on
-     * a line of its own, because every dispatch bumps it while the worker reads the lifecycle.
+     * Every dispatch, even one refused or whose admission failed (counted in {@code givenBack} too);
+     * on a line of its own, because every dispatch bumps it while the worker reads the lifecycle.
      */
     private final PaddedCounter admitted = new PaddedCounter();
     /**
@@ -797,14 +797,15 @@ public final class ThreadWorker implements Worker {
 
     /**
      * Claims for {@code taker} one of the shared executions among the last {@code notRunHere}
-     * dispatched here (by admission number, skipping those given back) (those this worker's thread has not finished, some of which siblings may have
-     * taken), newest first: this worker's thread takes the oldest first, so the newest are the
-     * likeliest still unclaimed, and one it claimed (running here, say) means that those before it
-     * are taken too.
+     * dispatched here (those this worker's thread has not finished, some of which siblings may have
+     * taken), newest first by admission number: this worker's thread takes the oldest first, so the
+     * newest are the likeliest still unclaimed, and one it claimed (running here, say) means that
+     * those before it are taken too.
      */
     private Execution<?> giveWaiting(ThreadWorker taker, long notRunHere) {
         long newest = admitted.get() - 1;
-        // Numbers given back lie among those of the executions not run here: look past as many.
+        // Numbers given back may lie among those of the executions not run here: look past as many (an
+        // upper bound, as givenBack counts them all).
         long numbers = notRunHere + givenBack.get();
         for (long back = 0; back < Math.min(numbers, SHARED_SLOTS); back++) {
             int slot = (int) (newest - back) & (SHARED_SLOTS - 1);
