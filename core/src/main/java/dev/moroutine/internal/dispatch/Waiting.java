@@ -79,16 +79,16 @@ public final class Waiting {
     }
 
     /**
-     * One step of a bounded busy wait that began at {@code startNanos}: spin for the first quarter
-     * of the budget, then also yield now and then, because with more runnable threads than cores
-     * a thread that only spins can hold the core that the thread it waits for needs.
+     * One step of a bounded busy wait that began at {@code startNanos} with {@code budget}: spin
+     * for its {@linkplain SpinBudget#spinFirst first part}, then also yield now and then, because with more runnable threads than
+     * cores a thread that only spins can hold the core that the thread it waits for needs.
      *
      * @param startNanos when the wait began ({@link System#nanoTime()})
      * @param spins the steps taken so far, from 1
      * @param budgetNanos how long the wait may spin
      * @return {@code false} once the budget is spent: time to park
      */
-    public static boolean pause(long startNanos, int spins, long budgetNanos) {
+    static boolean pause(SpinBudget budget, long startNanos, int spins, long budgetNanos) {
         if ((spins & 15) != 0) {
             Thread.onSpinWait();
             return true;
@@ -97,7 +97,8 @@ public final class Waiting {
         if (waited > budgetNanos) {
             return false;
         }
-        if (waited > budgetNanos / 4) {
+        if (waited > budget.spinFirst()) {
+            budget.yieldedOnce();
             Thread.yield();
         } else {
             Thread.onSpinWait();

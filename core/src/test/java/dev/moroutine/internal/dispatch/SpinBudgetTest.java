@@ -92,4 +92,50 @@ class SpinBudgetTest {
         assertTrue(thread.join(Duration.ofSeconds(10)), "the virtual thread ended");
         assertEquals(0, seen.get());
     }
+
+    /** Long enough that a wait begun half of it ago is, whatever the machine's load, past its pure spin and within its budget. */
+    private static final int LONG_NANOS = 1_000_000_000;
+
+    /** One wait that yields its core once (it began half the budget ago: past the spin-first part) and then ends. */
+    private static void waitThatYields(SpinBudget budget) {
+        long limit = budget.next();
+        long start = System.nanoTime() - LONG_NANOS / 2;
+        assertEquals(!ONE_CPU, budget.pause(start, 16, limit), "within its budget (none with one processor)");
+        budget.ended(start, limit, true);
+    }
+
+    @Test
+    void aWaitThatEndsOnlyOnceItYieldedMakesTheNextYieldSooner() {
+        SpinBudget budget = new SpinBudget(LONG_NANOS);
+        assertEquals(ONE_CPU ? 0 : LONG_NANOS / 4, budget.spinFirst(), "a quarter of the budget at first");
+        waitThatYields(budget);
+        assertEquals(ONE_CPU ? 0 : LONG_NANOS / 8, budget.spinFirst(), "halved: the other thread ran only once it yielded");
+        waitThatYields(budget);
+        assertEquals(ONE_CPU ? 0 : LONG_NANOS / 16, budget.spinFirst(), "halved again");
+        assertEquals(ONE_CPU ? 0 : LONG_NANOS, budget.next(), "the budget itself kept: no wait parked");
+    }
+
+    @Test
+    void aWaitThatEndsInItsPureSpinLetsTheNextSpinLongerBeforeItYields() {
+        SpinBudget budget = new SpinBudget(LONG_NANOS);
+        for (int i = 0; i < 3; i++) {
+            waitThatYields(budget);
+        }
+        long limit = budget.next();
+        budget.ended(System.nanoTime(), limit, true); // ended at once, without yielding
+        assertEquals(ONE_CPU ? 0 : LONG_NANOS / 16, budget.spinFirst(), "doubled from an eighth of a quarter");
+    }
+
+    @Test
+    void aParkLeavesTheSpinFirstPartAndTheProbeRestoresIt() {
+        SpinBudget budget = new SpinBudget(LONG_NANOS);
+        waitThatYields(budget);
+        long limit = budget.next();
+        budget.ended(System.nanoTime() - 2L * LONG_NANOS, limit, false); // parked
+        assertEquals(ONE_CPU ? 0 : LONG_NANOS / 8, budget.spinFirst(), "a park changes the budget only");
+        for (int i = 0; i < 64 && (limit = budget.next()) != LONG_NANOS; i++) {
+            budget.ended(System.nanoTime() - 2L * LONG_NANOS, limit, false); // parked: the part that only spins stays
+        }
+        assertEquals(ONE_CPU ? 0 : LONG_NANOS / 4, budget.spinFirst(), "the 64th wait probes with the whole spin-first part too");
+    }
 }
