@@ -115,10 +115,10 @@ public final class SpinBudget {
      * @return nanoseconds to spin
      */
     public long next() {
+        yielded = false;
         if (Thread.currentThread().isVirtual()) {
             return 0;
         }
-        yielded = false;
         if ((++waits & 63) == 0) {
             spinFirst = max / 4;
             return max;

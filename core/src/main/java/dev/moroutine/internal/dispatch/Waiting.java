@@ -97,7 +97,7 @@ public final class Waiting {
         if (waited > budgetNanos) {
             return false;
         }
-        if (waited > budget.spinFirst()) {
+        if (waited > Math.min(budget.spinFirst(), budgetNanos / 4)) { // a shrunken budget's quarter, at most
             budget.yieldedOnce();
             Thread.yield();
         } else {

@@ -138,4 +138,19 @@ class SpinBudgetTest {
         }
         assertEquals(ONE_CPU ? 0 : LONG_NANOS / 4, budget.spinFirst(), "the 64th wait probes with the whole spin-first part too");
     }
+
+    /** Found by review of 77e0c05: a budget halved by parks below the spin-first part never yielded. */
+    @Test
+    void aBudgetShrunkByParksStillYieldsAfterItsQuarter() {
+        SpinBudget budget = new SpinBudget(LONG_NANOS);
+        for (int i = 0; i < 2; i++) {
+            long limit = budget.next();
+            budget.ended(System.nanoTime() - 2L * LONG_NANOS, limit, false); // parked: a quarter of the budget left
+        }
+        long limit = budget.next();
+        long start = System.nanoTime() - limit / 2; // past a quarter of this budget, within it
+        assertEquals(!ONE_CPU, budget.pause(start, 16, limit), "within its budget (none with one processor)");
+        budget.ended(start, limit, true);
+        assertEquals(ONE_CPU ? 0 : LONG_NANOS / 8, budget.spinFirst(), "it yielded, then ended: yield sooner");
+    }
 }
