@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.moroutine.Pool;
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.shared.Shared;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -43,6 +46,22 @@ class CrossingTest {
 
     private static <T extends Throwable> String refused(Class<T> type, Executable call) {
         return assertThrows(type, call).getMessage();
+    }
+
+    @Test
+    void argumentsAndAnswersOfEverySizeCrossExactlyInAnyOrderOfSizes() throws Exception {
+        // In flight together, so that each side decodes many in a row, a large one between small ones.
+        Random random = new Random(42);
+        List<String> sent = new ArrayList<>();
+        List<Future<String>> answers = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            String text = i + ":" + "ab".repeat(random.nextInt(5) == 0 ? random.nextInt(60_000) : random.nextInt(30));
+            sent.add(new StringBuilder(text).reverse().toString());
+            answers.add(pool.submit(Jobs.reverse.call(text)));
+        }
+        for (int i = 0; i < answers.size(); i++) {
+            assertEquals(sent.get(i), answers.get(i).get(60, TimeUnit.SECONDS), "task " + i);
+        }
     }
 
     @Test

@@ -29,6 +29,9 @@ public final class Jobs {
 
     public static final Mo2<Integer, Integer, Integer> add = mo((a, b) -> a + b);
 
+    /** The string backwards: an answer as long as the argument. */
+    public static final Mo1<String, String> reverse = mo(text -> new StringBuilder(text).reverse().toString());
+
     /** The process the task runs in. */
     public static final Mo0<Long> pid = mo(() -> ProcessHandle.current().pid());
 

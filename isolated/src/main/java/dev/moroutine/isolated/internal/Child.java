@@ -187,6 +187,8 @@ public final class Child implements Codec.Calls, Feed {
     /** The task being decoded. */
     private long decoding;
     private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
+    /** Where a task is decoded, by whoever holds {@code reading}. */
+    private final MessageBytes requestBytes = new MessageBytes(256);
     /** {@link #STOP} or {@link #TERMINATE} once read; then nothing more is read. */
     private volatile int stop;
     /** Set before its thread starts, which publishes it to that thread; the reader and the forwarders start later. */
@@ -509,12 +511,10 @@ public final class Child implements Codec.Calls, Feed {
             return;
         }
         int header = type == RUN_STREAM ? Long.BYTES + Integer.BYTES : Long.BYTES;
-        byte[] request = new byte[length - header];
-        buffer.getBytes(index + header, request);
         Invocation invocation;
         try {
             decoding = seq;
-            invocation = codec.decodeInvocation(request, this);
+            invocation = codec.decodeInvocation(requestBytes.copy(buffer, index + header, length - header), this);
         } catch (RuntimeException | LinkageError undecodable) {
             inbound.remove(seq);
             signals.remove(seq);

@@ -143,9 +143,15 @@ public final class Codec {
      */
     public byte[] encodeInvocation(Invocation invocation, String destination) {
         return fory.execute(encoder -> {
-            MemoryBuffer out = MemoryBuffer.newHeapBuffer(64);
-            write(encoder, out, invocation, invocation::toString, destination, true);
-            return out.getBytes(0, out.writerIndex());
+            // The encoder's own buffer, kept from call to call (its serialize(Object) alone uses it, not called here).
+            MemoryBuffer out = encoder.getBuffer();
+            out.writerIndex(0);
+            try {
+                write(encoder, out, invocation, invocation::toString, destination, true);
+                return out.getBytes(0, out.writerIndex());
+            } finally {
+                encoder.resetBuffer(); // lets an unusually large one go
+            }
         });
     }
 
@@ -266,7 +272,18 @@ public final class Codec {
      * @return the task
      */
     public Invocation decodeInvocation(byte[] bytes, Calls calls) {
-        return fory.execute(decoder -> read(decoder, MemoryBuffer.fromByteArray(bytes), calls));
+        return decodeInvocation(MemoryBuffer.fromByteArray(bytes), calls);
+    }
+
+    /**
+     * Decodes a task encoded by {@link #encodeInvocation}, from where {@code in} reads.
+     *
+     * @param in the bytes
+     * @param calls makes the invocations
+     * @return the task
+     */
+    public Invocation decodeInvocation(MemoryBuffer in, Calls calls) {
+        return fory.execute(decoder -> read(decoder, in, calls));
     }
 
     private static Invocation read(Fory decoder, MemoryBuffer in, Calls calls) {
@@ -389,7 +406,17 @@ public final class Codec {
      * @return the result
      */
     public Object decodeValue(byte[] bytes) {
-        return fory.execute(decoder -> decoder.deserialize(bytes));
+        return fory.deserialize(bytes);
+    }
+
+    /**
+     * Decodes a result encoded by {@link #encodeValue}, from where {@code in} reads.
+     *
+     * @param in the bytes
+     * @return the result
+     */
+    public Object decodeValue(MemoryBuffer in) {
+        return fory.deserialize(in);
     }
 
     /**

@@ -233,6 +233,8 @@ public final class IsolatedWorker implements Worker {
     private final ArrayDeque<Entry> inFlight = new ArrayDeque<>();
     private final ByteBuffer scratch = ByteBuffer.allocate(64);
     private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
+    /** Where an answer is decoded, by whoever holds {@code pumping}. */
+    private final MessageBytes answerBytes = new MessageBytes(256);
     /** The stream arguments being fed to the child, of the task it runs. */
     private final ArrayDeque<StreamFeeder> feeding = new ArrayDeque<>();
     private final org.apache.fory.memory.MemoryBuffer feedBuffer = org.apache.fory.memory.MemoryBuffer.newHeapBuffer(
@@ -1446,28 +1448,30 @@ public final class IsolatedWorker implements Worker {
             }
             return;
         }
-        byte[] payload = new byte[length - Long.BYTES];
-        buffer.getBytes(index + Long.BYTES, payload);
         Entry entry = answered(seq);
         if (entry == null) {
             return;
         }
         Execution<?> execution = entry.execution;
+        int payloadAt = index + Long.BYTES;
+        int payloadLength = length - Long.BYTES;
         try {
             switch (type) {
                 case Child.RESULT -> {
-                    Object value = backend.codec().decodeValue(payload);
+                    Object value = backend.codec().decodeValue(answerBytes.copy(buffer, payloadAt, payloadLength));
                     if (entry.output != null) {
                         entry.output.finish(); // its items came before: the consumer takes them, then the end
                     }
                     complete(execution, value);
                 }
                 case Child.FAILURE -> {
+                    byte[] payload = new byte[payloadLength];
+                    buffer.getBytes(payloadAt, payload);
                     Throwable failure = backend.codec().decodeFailure(payload);
                     // As a thread worker stores it: a CancellationException the function threw is a failure, not a cancellation.
                     execution.completeExceptionally(failure instanceof CancellationException ? new CompletionException(failure) : failure);
                 }
-                default -> execution.cancel(new String(payload, StandardCharsets.UTF_8));
+                default -> execution.cancel(buffer.getStringWithoutLengthUtf8(payloadAt, payloadLength));
             }
         } catch (RuntimeException undecodable) {
             execution.completeExceptionally(new IllegalStateException("the answer of " + execution.invocation() + " from " + name
