@@ -633,10 +633,11 @@ public final class Child implements Codec.Calls, Feed {
 
     /** On the thread that completed the task: the worker's, but for a refusal or a cancellation; a stream's forwarder. */
     void answer(long seq, Execution<Object> execution, Object value, Throwable failure) {
-        unanswered.remove(seq);
-        streams.remove(seq);
-        inbound.remove(seq);
-        signals.remove(seq);
+        Long key = seq; // boxed once for the four maps
+        unanswered.remove(key);
+        streams.remove(key);
+        inbound.remove(key);
+        signals.remove(key);
         int type;
         byte[] payload;
         try {
@@ -698,7 +699,7 @@ public final class Child implements Codec.Calls, Feed {
         if (cancelled != null && !cancelled.answered(type, payload)) {
             return; // the worker thread writes it when it leaves the run
         }
-        StreamRun streamRun = streamRuns.get(seq);
+        StreamRun streamRun = streamRuns.isEmpty() ? null : streamRuns.get(seq); // put before the task ran, if a stream's
         if (streamRun != null && !streamRun.answered(type, payload)) {
             return; // likewise
         }

@@ -165,6 +165,8 @@ public final class IsolatedWorker implements Worker {
     private static final int FULL_RING_WAIT_MILLIS = 1;
     /** Replies read in one go, so that the pump also sends while a busy JVM replies. */
     private static final int REPLY_BATCH = 64;
+    /** The feeders of a task with no stream argument. */
+    private static final StreamFeeder[] NO_FEEDERS = {};
     /** In {@code watching}: the pump is awake. */
     private static final int PUMP = 1;
     /** In {@code watching}: what each waiting caller adds. */
@@ -1228,7 +1230,7 @@ public final class IsolatedWorker implements Worker {
                 feeders[i] = new StreamFeeder(entry.execution.binding(i), entry.seq, i, group.highWaterMark(), this::wake);
             }
         }
-        entry.feeders = feeders != null ? feeders : new StreamFeeder[0];
+        entry.feeders = feeders != null ? feeders : NO_FEEDERS;
         if (feeders == null) {
             return;
         }
