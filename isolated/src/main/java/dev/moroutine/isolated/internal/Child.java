@@ -186,9 +186,8 @@ public final class Child implements Codec.Calls, Feed {
     private final Map<Long, StreamRun> streamRuns = new ConcurrentHashMap<>();
     /** The task being decoded. */
     private long decoding;
-    private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
-    /** Where a task is decoded, by whoever holds {@code reading}. */
-    private final MessageBytes requestBytes = new MessageBytes(256);
+    /** Where a task or a stream argument's items are decoded, by whoever holds {@code reading}. */
+    private final MessageBytes messageBytes = new MessageBytes();
     /** {@link #STOP} or {@link #TERMINATE} once read; then nothing more is read. */
     private volatile int stop;
     /** Set before its thread starts, which publishes it to that thread; the reader and the forwarders start later. */
@@ -514,7 +513,7 @@ public final class Child implements Codec.Calls, Feed {
         Invocation invocation;
         try {
             decoding = seq;
-            invocation = codec.decodeInvocation(requestBytes.copy(buffer, index + header, length - header), this);
+            invocation = codec.decodeInvocation(messageBytes.copy(buffer, index + header, length - header), this);
         } catch (RuntimeException | LinkageError undecodable) {
             inbound.remove(seq);
             signals.remove(seq);
@@ -591,12 +590,8 @@ public final class Child implements Codec.Calls, Feed {
             case ARG_ITEMS -> {
                 int count = buffer.getInt(index + header);
                 int bytes = length - header - Integer.BYTES;
-                if (itemBytes.length < bytes) {
-                    itemBytes = new byte[Math.max(bytes, 2 * itemBytes.length)];
-                }
-                buffer.getBytes(index + header + Integer.BYTES, itemBytes, 0, bytes);
                 try {
-                    stream.emitRun(codec.decodeItems(itemBytes, 0, count));
+                    stream.emitRun(codec.decodeItems(messageBytes.copy(buffer, index + header + Integer.BYTES, bytes), count));
                 } catch (RuntimeException | LinkageError undecodable) { // as a task's arguments: see onRequest
                     stream.fail(undecodable);
                 }

@@ -363,11 +363,20 @@ public final class Codec {
      * @return the items, in order
      */
     public Object[] decodeItems(byte[] bytes, int offset, int count) {
-        Object[] items = (Object[]) fory.execute(decoder -> {
-            MemoryBuffer in = MemoryBuffer.fromByteArray(bytes);
-            in.readerIndex(offset);
-            return decoder.deserialize(in);
-        });
+        MemoryBuffer in = MemoryBuffer.fromByteArray(bytes);
+        in.readerIndex(offset);
+        return decodeItems(in, count);
+    }
+
+    /**
+     * Decodes {@code count} items encoded by {@link #encodeItems}, from where {@code in} reads.
+     *
+     * @param in the bytes
+     * @param count how many items
+     * @return the items, in order
+     */
+    public Object[] decodeItems(MemoryBuffer in, int count) {
+        Object[] items = (Object[]) fory.deserialize(in);
         if (items.length != count) {
             throw new IllegalStateException(count + " items were sent, " + items.length + " arrived");
         }

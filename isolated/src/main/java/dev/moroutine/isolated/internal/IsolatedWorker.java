@@ -234,9 +234,8 @@ public final class IsolatedWorker implements Worker {
     private final ArrayDeque<Entry> retry = new ArrayDeque<>();
     private final ArrayDeque<Entry> inFlight = new ArrayDeque<>();
     private final ByteBuffer scratch = ByteBuffer.allocate(64);
-    private byte[] itemBytes = new byte[StreamForwarder.BYTE_BUDGET];
-    /** Where an answer is decoded, by whoever holds {@code pumping}. */
-    private final MessageBytes answerBytes = new MessageBytes(256);
+    /** Where an answer or a stream's items are decoded, by whoever holds {@code pumping}. */
+    private final MessageBytes replyBytes = new MessageBytes();
     /** The stream arguments being fed to the child, of the task it runs. */
     private final ArrayDeque<StreamFeeder> feeding = new ArrayDeque<>();
     private final org.apache.fory.memory.MemoryBuffer feedBuffer = org.apache.fory.memory.MemoryBuffer.newHeapBuffer(
@@ -1460,7 +1459,7 @@ public final class IsolatedWorker implements Worker {
         try {
             switch (type) {
                 case Child.RESULT -> {
-                    Object value = backend.codec().decodeValue(answerBytes.copy(buffer, payloadAt, payloadLength));
+                    Object value = backend.codec().decodeValue(replyBytes.copy(buffer, payloadAt, payloadLength));
                     if (entry.output != null) {
                         entry.output.finish(); // its items came before: the consumer takes them, then the end
                     }
@@ -1492,13 +1491,9 @@ public final class IsolatedWorker implements Worker {
         }
         int count = buffer.getInt(index + Long.BYTES);
         int bytes = length - StreamForwarder.HEADER;
-        if (itemBytes.length < bytes) {
-            itemBytes = new byte[Math.max(bytes, 2 * itemBytes.length)];
-        }
-        buffer.getBytes(index + StreamForwarder.HEADER, itemBytes, 0, bytes);
         Pipe<Object> output = entry.output;
         try {
-            Object[] items = backend.codec().decodeItems(itemBytes, 0, count);
+            Object[] items = backend.codec().decodeItems(replyBytes.copy(buffer, index + StreamForwarder.HEADER, bytes), count);
             if (output.room() < count) { // never, while the child keeps to its credit: the pump must not wait
                 throw new IllegalStateException("isolated worker " + name + " sent more items of " + entry.execution.invocation()
                         + " than its high-water mark of " + output.highWaterMark() + " allows");

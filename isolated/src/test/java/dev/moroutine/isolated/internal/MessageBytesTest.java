@@ -1,12 +1,15 @@
 package dev.moroutine.isolated.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.apache.fory.memory.MemoryBuffer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,7 +22,7 @@ class MessageBytesTest {
     @ValueSource(longs = {1, 2, 3})
     void eachMessageDecodesToItsOwnValueWhateverTheSizesBeforeIt(long seed) {
         Random random = new Random(seed);
-        MessageBytes bytes = new MessageBytes(16);
+        MessageBytes bytes = new MessageBytes();
         List<String> sent = new ArrayList<>();
         List<Object> decoded = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
@@ -36,5 +39,18 @@ class MessageBytesTest {
             assertEquals(encoded.length, in.readerIndex(), "message " + i + " read to its end, and no further");
         }
         assertEquals(sent, decoded);
+    }
+
+    @Test
+    void aDecodedByteBufferKeepsItsBytesAfterTheNextMessage() {
+        // Fory reads a ByteBuffer as a view of the bytes it decodes, not a copy.
+        MessageBytes bytes = new MessageBytes();
+        byte[] first = codec.encodeValue(ByteBuffer.wrap(new byte[] {1, 1, 1}), null, "test");
+        byte[] second = codec.encodeValue(ByteBuffer.wrap(new byte[] {2, 2, 2}), null, "test");
+        ByteBuffer decoded = (ByteBuffer) codec.decodeValue(bytes.copy(new UnsafeBuffer(first), 0, first.length));
+        codec.decodeValue(bytes.copy(new UnsafeBuffer(second), 0, second.length));
+        byte[] kept = new byte[decoded.remaining()];
+        decoded.duplicate().get(kept);
+        assertArrayEquals(new byte[] {1, 1, 1}, kept);
     }
 }
