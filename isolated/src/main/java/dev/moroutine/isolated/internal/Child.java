@@ -45,9 +45,7 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * {@link Feed}). Whoever reads decodes each task ({@link Codec}: the moroutine is found
  * by its id, {@link Definition#find}; a task-arg is the same invocation for the same key, so the
  * worker's cache hits) and dispatches it to the worker thread, which, if it read the task itself,
- * takes it next: a task that comes to an idle worker JVM crosses no thread of its own. A read takes
- * what is there, up to {@link #READ_BATCH} requests, so a worker thread that reads while its parent
- * keeps it busy queues the tasks in batches, and seldom leaves a request for the reader. The reader
+ * takes it next: a task that comes to an idle worker JVM crosses no thread of its own. The reader
  * is needed while the worker thread runs a task (a cancellation, a signal, credit or the items of
  * a stream argument must reach it then), so it reads then, and sleeps while the worker thread
  * waits.
@@ -146,12 +144,6 @@ public final class Child implements Codec.Calls, Feed {
     /** How long the reader and the worker thread wait, yielding, before they sleep: see {@link SpinBudget#yielding}. */
     private static final int SPIN_NANOS = 200_000;
     private static final byte[] NOTHING = new byte[0];
-    /**
-     * The most requests one read takes: a worker thread that reads while it waits queues a batch of
-     * its parent's tasks at once, so it need not leave the reader a request (and wake it) as it takes
-     * each; the first of a batch waits for the rest to be decoded, a few microseconds.
-     */
-    private static final int READ_BATCH = 64;
     /** How long a terminated worker may take to close its values before the JVM exits anyway. */
     private static final Duration TERMINATE_GRACE = Duration.ofMillis(500);
 
@@ -366,17 +358,16 @@ public final class Child implements Codec.Calls, Feed {
     }
 
     /**
-     * Reads the requests that are there, up to {@link #READ_BATCH}, unless another thread is reading,
-     * or a stop was read (what follows a stop is left alone).
+     * Reads one request unless another thread is reading, or a stop was read.
      *
-     * @return whether it read any
+     * @return whether it read one
      */
     private boolean read() {
         if (stop != 0 || !reading.compareAndSet(false, true)) {
             return false;
         }
         try {
-            if (stop != 0 || shared.requests().read(this::onRequest, READ_BATCH) == 0) {
+            if (stop != 0 || shared.requests().read(this::onRequest, 1) == 0) {
                 return false;
             }
         } finally {
@@ -477,9 +468,6 @@ public final class Child implements Codec.Calls, Feed {
     }
 
     private void onRequest(int type, MutableDirectBuffer buffer, int index, int length) {
-        if (stop != 0) {
-            return; // read in the batch of a stop: left alone, as if never read
-        }
         long seq = buffer.getLong(index);
         if (type == CANCEL) {
             // Registered while the task is surely unanswered (answer() takes it out of unanswered first), so its answer sees it.
