@@ -26,7 +26,7 @@ class MessageBytesTest {
         List<String> sent = new ArrayList<>();
         List<Object> decoded = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            // Sizes below, at and far above the array's current length, so it grows and is then reused for less.
+            // Small and large messages mixed, so a short one follows a long one through the same Fory buffer.
             String value = "x".repeat(random.nextInt(4) == 0 ? random.nextInt(70_000) : random.nextInt(40)) + i;
             byte[] encoded = codec.encodeValue(value, null, "test");
             int offset = random.nextInt(9); // where the message starts in the ring
