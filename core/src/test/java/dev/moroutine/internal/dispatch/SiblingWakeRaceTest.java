@@ -45,9 +45,7 @@ class SiblingWakeRaceTest {
         volatile Thread inProducerIndex;
         /** Held in isEmpty(), after the read, once. */
         volatile Thread inIsEmpty;
-        /** Held in poll(), before it, once. */
-        volatile Thread inPoll;
-        /** Held in relaxedPoll() (an idle thread's spin), before it, once. */
+        /** Held in relaxedPoll() (a thread taking its next task, or an idle thread's spin), before it, once. */
         volatile Thread inRelaxedPoll;
         /** Whose own thread is held in its poll before parking (parked while all idle), once: until {@code offered}, and after. */
         volatile ThreadWorker inPreParkPoll;
@@ -101,11 +99,6 @@ class SiblingWakeRaceTest {
 
         @Override
         public Execution<?> poll() {
-            if (Thread.currentThread() == inPoll) {
-                inPoll = null;
-                reached.countDown();
-                await(resume);
-            }
             ThreadWorker worker = inPreParkPoll;
             if (worker == null || Thread.currentThread() != worker.thread() || (int) PARKED.getVolatile(worker) != 3) {
                 return super.poll();
@@ -306,7 +299,7 @@ class SiblingWakeRaceTest {
             pool.workers().forEach(worker -> DeferredWakesTest.awaitParked(worker.thread()));
             pool.get(1).dispatch(ownerLong.execution);
             assertTrue(ownerLong.started.await(10, TimeUnit.SECONDS), "the owner's long task started");
-            pool.queue().inPoll = pool.get(0).thread(); // worker 0, once woken: held before it takes its tasks
+            pool.queue().inRelaxedPoll = pool.get(0).thread(); // worker 0, once woken: held before it takes its tasks
             pool.get(0).dispatch(pool.sharedLong().execution); // worker 0 parked with nothing queued: no sibling is woken
             pool.get(0).dispatch(otherLong.execution); // assigned, long, behind it
             try {
@@ -354,7 +347,7 @@ class SiblingWakeRaceTest {
             assertTrue(looker.reached.await(10, TimeUnit.SECONDS), "sibling 0 looked once and waits");
             endFirst.countDown(); // the owner finishes a task: at sibling 0's next look it is not stuck
             assertTrue(ownerLong.started.await(10, TimeUnit.SECONDS), "the owner's long task started");
-            pool.queue().inPoll = pool.get(1).thread();
+            pool.queue().inRelaxedPoll = pool.get(1).thread();
             pool.get(1).dispatch(pool.sharedLong().execution); // worker 1 is idle: no sibling is woken
             pool.get(1).dispatch(otherLong.execution); // assigned, long, behind it
             assertTrue(pool.queue().reached.await(10, TimeUnit.SECONDS), "worker 1 woke");
