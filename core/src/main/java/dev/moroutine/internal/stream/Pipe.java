@@ -81,6 +81,9 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * item queued held that item up for nothing (the producer emits a few, then waits: for this
  * consumer's answer, say, in a round trip), so its next {@value #WAITS_AFTER_LAZY_MISS} waits
  * park eagerly, and a producer that stops short of a batch costs at most one timer in that many waits.
+ * A forwarder's wait for a batch ({@link #awaitItems}) is a lazy wait too, for the count it names
+ * (written before the announcement, read by the producer after it) and until its own deadline
+ * rather than the timer; a forwarding pipe's consumer never waits lazily otherwise.
  *
  * <p>A producer in another process (a worker JVM's pump, see
  * {@link #wakeOnConsumption(long, Runnable)}) waits for a step of takes rather than one: it writes
@@ -290,6 +293,12 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     private volatile int state = OPEN;
     private volatile Throwable failure;
     private volatile int consumerParked;
+    /**
+     * How many queued items wake the consumer while it is parked lazily: {@code batchWake}, or what a
+     * forwarder awaits ({@link #awaitItems}). Written by the consumer before it announces the park,
+     * read by the producer after it reads the announcement.
+     */
+    private int lazyWakeAt;
     private volatile Thread consumer;
     private volatile Runnable onCancel;
     /** Where the stream was opened, for a close() that waits on its producer; written before dispatch. */
@@ -661,7 +670,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     private void wakeConsumer() {
         int parked = consumerParked;
         if (parked == PARKED_EAGER ? CONSUMER_PARKED.compareAndSet(this, PARKED_EAGER, AWAKE)
-                : parked == PARKED_LAZY && queue.size() >= batchWake && CONSUMER_PARKED.compareAndSet(this, PARKED_LAZY, AWAKE)) {
+                : parked == PARKED_LAZY && queue.size() >= lazyWakeAt && CONSUMER_PARKED.compareAndSet(this, PARKED_LAZY, AWAKE)) {
             LockSupport.unpark(consumer);
         }
     }
@@ -806,7 +815,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                 if (!spin.pause(start, spins, budget)) {
                     boolean lazy = !parked && waitsLazily(); // the wait's first park only: then it waits for the next item
                     parked = true;
-                    if (announceConsumerParked(lazy ? PARKED_LAZY : PARKED_EAGER)) {
+                    if (announceConsumerParked(lazy ? PARKED_LAZY : PARKED_EAGER, batchWake)) {
                         if (lazy) {
                             waitLazily();
                         } else {
@@ -850,16 +859,18 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      * The consumer is about to park: it announces so, fences, and looks once more (the other half
      * of an emit's store, fence and read of {@code consumerParked}; see the class comment).
      *
-     * @return whether it may park: the queue is still empty and the pipe open
+     * @param how {@code PARKED_EAGER}, or {@code PARKED_LAZY} until {@code wakeAt} items are queued
+     * @return whether it may park: the queue still holds less than it waits for, and the pipe is open
      */
-    private boolean announceConsumerParked(int how) {
+    private boolean announceConsumerParked(int how, int wakeAt) {
         consumer = Thread.currentThread();
+        lazyWakeAt = wakeAt;
         consumerParked = how;
         VarHandle.fullFence();
         if (producerWait.waiting() == ProducerWait.LAZY || producerWait.wakesAt(consumedLocal)) {
             producerWait.wake(); // a stale read on the fast path may have left the producer asleep
         }
-        return (how == PARKED_LAZY ? queue.size() < batchWake : queue.isEmpty()) && state == OPEN;
+        return (how == PARKED_LAZY ? queue.size() < wakeAt : queue.isEmpty()) && state == OPEN;
     }
 
     /**
@@ -940,7 +951,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
             }
             if (!spin.pause(start, spins, Math.min(budget, left))) {
                 parked = true;
-                if (announceConsumerParked(PARKED_EAGER)) {
+                if (announceConsumerParked(PARKED_EAGER, 0)) {
                     LockSupport.parkNanos(this, left);
                 }
                 consumerParked = AWAKE; // a wake that raced the deadline leaves at most a stray unpark, which waits loop over
@@ -950,6 +961,37 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                 }
             }
         }
+    }
+
+    /**
+     * For a forwarder that answers with a batch (a cluster member serving its owner's pulls): parks,
+     * without spinning, until {@code count} items are queued, or the pipe has ended or was
+     * cancelled, or {@code until}; takes nothing. The producer's emits do not wake it before the
+     * count, so a producer that emits the batch has the core to itself and wakes it once; a
+     * forwarder that awaits what the producer may still emit (its room, as acknowledged) is woken
+     * when the producer runs out of room, and the deadline covers a producer that pauses short of it.
+     * Called by the consumer, as {@link #next()} is; the wait is announced as a lazily parked consumer's.
+     *
+     * @param count the items that end the wait; 1 or more
+     * @param until the {@link System#nanoTime()} by which it returns
+     * @return whether {@code next()} would not block (an item is queued, or the pipe has ended)
+     * @throws InterruptedException if the waiting thread is interrupted (the pipe is left as it is)
+     */
+    public boolean awaitItems(int count, long until) throws InterruptedException {
+        Thread current = Thread.currentThread();
+        for (long left; !ended && state == OPEN && queue.size() < count && (left = until - System.nanoTime()) > 0; ) {
+            if (announceConsumerParked(PARKED_LAZY, count)) {
+                do { // a stray unpark (a permit another wait of this thread left) does not end it
+                    LockSupport.parkNanos(this, left);
+                } while (consumerParked == PARKED_LAZY && (left = until - System.nanoTime()) > 0 && !current.isInterrupted());
+            }
+            consumerParked = AWAKE;
+            consumer = null;
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting for items of " + description);
+            }
+        }
+        return ended || state != OPEN || !queue.isEmpty();
     }
 
     /**

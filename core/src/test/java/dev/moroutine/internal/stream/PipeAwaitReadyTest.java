@@ -17,12 +17,15 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link Pipe#awaitReady}, the consumer's wait with a deadline (a cluster member's pull): it returns
  * at once when an item is queued or the pipe has ended, false at the deadline when nothing came,
  * and an emit, a finish or a cancel from another thread ends it; it takes nothing; a consumer that
- * moves between threads takes every item once, in order.
+ * moves between threads takes every item once, in order. And {@link Pipe#awaitItems}, the wait for a
+ * batch: the same, except that only the emit that completes the batch ends it.
  */
 @Timeout(60)
 class PipeAwaitReadyTest {
@@ -61,33 +64,94 @@ class PipeAwaitReadyTest {
         }
     }
 
-    @Test
-    void theEndAndACancelEndTheWait() throws Exception {
+    @ParameterizedTest(name = "waiting for {0}")
+    @ValueSource(strings = {"an item", "a batch"})
+    void theEndAndACancelEndTheWait(String waitingFor) throws Exception {
         for (int i = 0; i < 500; i++) {
-            Pipe<Object> finished = Pipe.forwarding(1, "a forwarding pipe");
+            Pipe<Object> finished = Pipe.forwarding(4, "a forwarding pipe");
             CompletableFuture<Void> finisher = CompletableFuture.runAsync(finished::finish, Thread::startVirtualThread);
-            assertTrue(finished.awaitReady(System.nanoTime() + LONG), "round " + i);
+            assertTrue(await(waitingFor, finished, System.nanoTime() + LONG), "round " + i);
             assertSame(ItemSource.END, finished.next());
             finisher.get(30, TimeUnit.SECONDS);
 
-            Pipe<Object> cancelled = Pipe.forwarding(1, "a forwarding pipe");
+            Pipe<Object> cancelled = Pipe.forwarding(4, "a forwarding pipe");
             CompletableFuture<Void> canceller = CompletableFuture.runAsync(cancelled::cancel, Thread::startVirtualThread);
-            assertTrue(cancelled.awaitReady(System.nanoTime() + LONG), "round " + i);
+            assertTrue(await(waitingFor, cancelled, System.nanoTime() + LONG), "round " + i);
             assertSame(ItemSource.END, cancelled.next());
             canceller.get(30, TimeUnit.SECONDS);
         }
     }
 
-    @Test
-    void anInterruptEndsTheWaitWithAMessageAndLeavesThePipeOpen() throws InterruptedException {
+    @ParameterizedTest(name = "waiting for {0}")
+    @ValueSource(strings = {"an item", "a batch"})
+    void anInterruptEndsTheWaitWithAMessageAndLeavesThePipeOpen(String waitingFor) throws InterruptedException {
         Pipe<Object> pipe = Pipe.forwarding(4, "the stream of a test");
         Thread.currentThread().interrupt();
-        InterruptedException thrown = assertThrows(InterruptedException.class, () -> pipe.awaitReady(System.nanoTime() + LONG));
-        assertEquals("interrupted while waiting for an item of the stream of a test", thrown.getMessage());
+        InterruptedException thrown = assertThrows(InterruptedException.class, () -> await(waitingFor, pipe, System.nanoTime() + LONG));
+        assertEquals(waitingFor.equals("a batch") ? "interrupted while waiting for items of the stream of a test"
+                : "interrupted while waiting for an item of the stream of a test", thrown.getMessage());
         assertFalse(Thread.currentThread().isInterrupted(), "the interrupt is reported by the exception");
         pipe.emit("after");
-        assertTrue(pipe.awaitReady(System.nanoTime()));
+        pipe.emit("and more");
+        assertTrue(await(waitingFor, pipe, System.nanoTime()));
         assertEquals("after", pipe.next());
+    }
+
+    /** {@link Pipe#awaitReady}, or {@link Pipe#awaitItems} for 2 items. */
+    private static boolean await(String waitingFor, Pipe<Object> pipe, long deadline) throws InterruptedException {
+        return waitingFor.equals("a batch") ? pipe.awaitItems(2, deadline) : pipe.awaitReady(deadline);
+    }
+
+    @Test
+    void queuedItemsReturnAtOnceAndFewerThanTheBatchPastItsDeadline() throws InterruptedException {
+        Pipe<Object> pipe = Pipe.forwarding(4, "a forwarding pipe");
+        pipe.emit("a");
+        pipe.emit("b");
+        assertTrue(pipe.awaitItems(2, System.nanoTime() + LONG));
+        assertTrue(pipe.awaitItems(3, System.nanoTime() - 1), "fewer than the batch, past the deadline: ready still");
+        assertEquals("a", pipe.next(), "nothing was taken by the waits");
+    }
+
+    @Test
+    void nothingByTheDeadlineIsFalseForABatchToo() throws InterruptedException {
+        Pipe<Object> pipe = Pipe.forwarding(4, "a forwarding pipe");
+        long start = System.nanoTime();
+        assertFalse(pipe.awaitItems(2, start + TimeUnit.MILLISECONDS.toNanos(20)));
+        assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(20), "it waited until the deadline");
+    }
+
+    /** The emits short of the batch, from another thread, do not end the wait: it lasts until its deadline. */
+    @Test
+    void emitsShortOfTheBatchDoNotEndItsWait() throws Exception {
+        Pipe<Object> pipe = Pipe.forwarding(8, "a forwarding pipe");
+        long start = System.nanoTime();
+        CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
+            for (int i = 0; i < 3; i++) {
+                pipe.emit(i);
+            }
+        }, Thread::startVirtualThread);
+        assertTrue(pipe.awaitItems(4, start + TimeUnit.MILLISECONDS.toNanos(50)));
+        assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(50), "3 items of 4 ended the wait early");
+        producer.get(30, TimeUnit.SECONDS);
+        Object[] run = new Object[8];
+        assertEquals(3, pipe.nextRun(run));
+    }
+
+    @Test
+    void theEmitThatCompletesTheBatchEndsTheWaitEveryTime() throws Exception {
+        for (int i = 0; i < 2_000; i++) {
+            Pipe<Object> pipe = Pipe.forwarding(4, "a forwarding pipe");
+            CompletableFuture<Void> producer = CompletableFuture.runAsync(() -> {
+                for (int item = 0; item < 4; item++) {
+                    pipe.emit(item);
+                }
+            }, Thread::startVirtualThread);
+            assertTrue(pipe.awaitItems(4, System.nanoTime() + LONG), "round " + i);
+            Object[] run = new Object[4];
+            assertEquals(4, pipe.nextRun(run), "round " + i + ": woken before the batch was there");
+            assertEquals(List.of(0, 1, 2, 3), List.of(run));
+            producer.get(30, TimeUnit.SECONDS);
+        }
     }
 
     /**
@@ -95,9 +159,11 @@ class PipeAwaitReadyTest {
      * pulls do (each on an executor thread Hazelcast picks), waiting with short deadlines that often
      * expire as items come, then taking runs; the requester acknowledges what each answer carried.
      */
-    @Test
+    @ParameterizedTest(name = "waiting for {0}")
+    @ValueSource(strings = {"an item", "a batch"})
     @Timeout(120)
-    void aConsumerMovingBetweenThreadsTakesEveryItemOnceInOrder() throws Exception {
+    void aConsumerMovingBetweenThreadsTakesEveryItemOnceInOrder(String waitingFor) throws Exception {
+        boolean batch = waitingFor.equals("a batch");
         for (int highWaterMark : new int[] {1, 3, 64}) {
             Pipe<Object> pipe = Pipe.forwarding(highWaterMark, "a forwarding pipe");
             ReentrantLock pulling = new ReentrantLock();
@@ -127,7 +193,11 @@ class PipeAwaitReadyTest {
                         try {
                             List<Object> out = new ArrayList<>();
                             long deadline = System.nanoTime() + wait;
-                            while (out.size() < run.length && pipe.awaitReady(deadline)) {
+                            // waiting for a batch: all the producer may emit on this credit (all it received is acknowledged),
+                            // as a member's pull does
+                            while (out.size() < run.length && (batch
+                                    ? pipe.awaitItems(highWaterMark - out.size(), deadline)
+                                    : pipe.awaitReady(deadline))) {
                                 int n = pipe.nextRun(run);
                                 if (n == 0) {
                                     out.add(ItemSource.END);
