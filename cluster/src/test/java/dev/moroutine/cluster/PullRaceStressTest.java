@@ -9,9 +9,13 @@ import dev.moroutine.Pool;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.stream.LiveStream;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +26,8 @@ import org.junit.jupiter.api.Timeout;
  * The hand-offs of a stream's pulls under stress: the take that reaches a pull's count, the pump, the
  * answer and the consumer's close race around every batch boundary. Each stream gives its items once,
  * in order, up to where its consumer stops, and once closed or read to its end it is settled (its
- * worker counts no task) and leaves no pump thread.
+ * worker counts no task) and leaves no pump thread. Streams read at once by several consumers, whose
+ * pulls and answers share Hazelcast's threads, each give every item once, in order.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PullRaceStressTest {
@@ -103,6 +108,43 @@ class PullRaceStressTest {
                     assertFalse(it.hasNext(), "round " + round);
                 }
                 assertEquals("settled", awaitSettled(remote), "round " + round);
+            }
+        }
+    }
+
+    /**
+     * Four consumers at once, each reading streams of its own high-water mark from one of the two
+     * members (their pulls and answers sharing Hazelcast's threads), get every item once, in order.
+     */
+    @Test
+    void concurrentStreamsGiveEveryItemOnceInOrder() throws Exception {
+        int[] highWaterMarks = {1, 7, 64, 256};
+        try (ExecutorService consumers = Executors.newFixedThreadPool(highWaterMarks.length)) {
+            List<Future<Long>> read = new ArrayList<>();
+            for (int c = 0; c < highWaterMarks.length; c++) {
+                int highWaterMark = highWaterMarks[c];
+                int member = c;
+                read.add(consumers.submit(() -> {
+                    long total = 0;
+                    int count = Math.min(20_000, 300 * highWaterMark); // a batch a round trip: a window of 1 is slow
+                    try (Pool own = pool(highWaterMark)) {
+                        WorkerHandle there = own.workers().get(member % own.workers().size());
+                        for (int round = 0; round < 5; round++) {
+                            try (LiveStream<Integer> items = own.run(Moroutine.assign(there, Jobs.numbers.call(count)))) {
+                                int expected = 0;
+                                for (Integer item : (Iterable<Integer>) items::iterator) {
+                                    assertEquals(expected++, item, "hwm " + highWaterMark + ", round " + round);
+                                }
+                                assertEquals(count, expected, "hwm " + highWaterMark + ", round " + round);
+                                total += expected;
+                            }
+                        }
+                    }
+                    return total;
+                }));
+            }
+            for (int c = 0; c < read.size(); c++) {
+                assertEquals(5L * Math.min(20_000, 300 * highWaterMarks[c]), read.get(c).get(240, TimeUnit.SECONDS));
             }
         }
     }
