@@ -148,9 +148,9 @@ final class StreamServer extends PipeOutput {
                     if (!pipe.awaitReady(deadline)) {
                         break; // nothing in time: an empty answer, and the owner pulls again
                     }
-                    lingerEnd = System.nanoTime() + LINGER_NANOS;
-                } else if (!pipe.awaitItems((int) wanted, Math.min(deadline, lingerEnd))) {
-                    continue; // none by the end of the linger
+                    lingerEnd = Math.min(deadline, System.nanoTime() + LINGER_NANOS); // not past the deadline: see below
+                } else if (!pipe.awaitItems((int) wanted, lingerEnd)) {
+                    continue; // none by the end of the linger, which the next look sees: it never loops on a deadline passed
                 }
                 take();
             }
