@@ -875,20 +875,30 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
 
     /**
      * The consumer's lazy wait, announced: until a wake (the emit that completes a batch, or an end),
-     * an interrupt or the timer. A stray unpark does not end it: the consumer's thread may be left a
-     * permit by another of its waits (a publisher's deliverer, unparked by its subscriber's request).
+     * an interrupt or the timer.
      */
     private void waitLazily() {
+        long left = parkLazilyUntil(System.nanoTime() + lazyWaitNanos);
+        if (left <= 0 && consumerParked == PARKED_LAZY && !queue.isEmpty()) {
+            waitsWithoutBatch = WAITS_AFTER_LAZY_MISS; // its timer ended it: the producer stopped short of a batch
+        }
+    }
+
+    /**
+     * Parks the consumer, announced {@code PARKED_LAZY}, until a wake, an interrupt or
+     * {@code deadline}. A stray unpark does not end it: the consumer's thread may be left a permit by
+     * another of its waits (a publisher's deliverer, unparked by its subscriber's request).
+     *
+     * @return the nanoseconds left until the deadline, 0 or less if it came
+     */
+    private long parkLazilyUntil(long deadline) {
         Thread current = Thread.currentThread();
-        long deadline = System.nanoTime() + lazyWaitNanos;
-        long left = lazyWaitNanos;
+        long left = deadline - System.nanoTime();
         while (consumerParked == PARKED_LAZY && left > 0 && !current.isInterrupted()) {
             LockSupport.parkNanos(this, left);
             left = deadline - System.nanoTime();
         }
-        if (left <= 0 && consumerParked == PARKED_LAZY && !queue.isEmpty()) {
-            waitsWithoutBatch = WAITS_AFTER_LAZY_MISS; // its timer ended it: the producer stopped short of a batch
-        }
+        return left;
     }
 
     /** Whether the consumer's next park waits for a batch: see the class comment. */
@@ -978,12 +988,9 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      * @throws InterruptedException if the waiting thread is interrupted (the pipe is left as it is)
      */
     public boolean awaitItems(int count, long until) throws InterruptedException {
-        Thread current = Thread.currentThread();
-        for (long left; !ended && state == OPEN && queue.size() < count && (left = until - System.nanoTime()) > 0; ) {
+        while (!ended && state == OPEN && queue.size() < count && until - System.nanoTime() > 0) {
             if (announceConsumerParked(PARKED_LAZY, count)) {
-                do { // a stray unpark (a permit another wait of this thread left) does not end it
-                    LockSupport.parkNanos(this, left);
-                } while (consumerParked == PARKED_LAZY && (left = until - System.nanoTime()) > 0 && !current.isInterrupted());
+                parkLazilyUntil(until);
             }
             consumerParked = AWAKE;
             consumer = null;
