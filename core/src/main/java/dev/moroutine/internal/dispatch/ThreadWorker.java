@@ -48,9 +48,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * older one, which then simply stays with this worker). An idle thread of a pool that shares work
  * looks at its siblings when it runs out of work, every {@link #SPINS_PER_LOOK} spins while it
  * waits, and once more before it parks, each time unless it looked less than
- * {@link #LOOK_INTERVAL_NANOS} before. From a sibling that had unfinished work and has finished
- * nothing since the previous look (it is in a long task, or its thread is not running), it takes
- * the newest shared execution that waits there; if the newest slot holds one already claimed (by
+ * {@link #LOOK_INTERVAL_NANOS} before. From a sibling that is {@linkplain #behind behind} (it had
+ * unfinished work at the previous look and, at the pace it kept since, would take longer than that
+ * interval to finish what it has now: it is in a long task, its thread is not running, or it has
+ * many tasks of some microseconds queued), it takes the newest shared execution that waits there; if the newest slot holds one already claimed (by
  * the owner, or another taker), it gives up until its next look. The owner and the taker both
  * {@linkplain Execution#claim claim} a shared execution before they run it, so exactly one of them
  * does; the owner skips one that a sibling claimed. A taken execution runs on the taker as its own
@@ -148,8 +149,8 @@ public final class ThreadWorker implements Worker {
      * the submitting thread and the siblings write at every task (a queue's producer index, a
      * sibling's finished count), and a look every 32 spins, about a microsecond, made a batch of
      * 100,000 noop tasks to 2 workers on 2 cores 4.3 M tasks/s against 5.9 with 20 µs between looks
-     * (10 against 13 when the cores were quieter; JMH {@code ParallelBenchmark}, paired runs). A sibling is
-     * then seen stuck only when it has finished nothing for 20 µs or more.
+     * (10 against 13 when the cores were quieter; JMH {@code ParallelBenchmark}, paired runs). It is also
+     * the least work a sibling must have left, at its pace, for an idle thread to take from it.
      */
     private static final long LOOK_INTERVAL_NANOS = 20_000;
     /** How long an idle thread parks while a sibling has work, before it looks at it again. */
@@ -244,6 +245,8 @@ public final class ThreadWorker implements Worker {
     private boolean owesLook;
     /** When this thread last looked at its siblings ({@link System#nanoTime()}); its own. */
     private long lastLookAt = System.nanoTime() - LOOK_INTERVAL_NANOS;
+    /** When this thread last looked at its siblings, as {@link #lastLookAt} before a wake set that back; its own. */
+    private long lookedAt;
 
     private volatile int lifecycle = OPEN;
     private volatile int parked;
@@ -754,11 +757,10 @@ public final class ThreadWorker implements Worker {
     }
 
     /**
-     * A shared execution that waits at a sibling of this worker's pool which has had unfinished
-     * work and finished nothing since this thread's previous look (it is in a long task, or its
-     * thread is not running), claimed for this worker (the sibling is kept in {@link #fromSibling});
-     * null if none. A sibling that is getting through its tasks keeps them: taking from it would only move
-     * cache lines between cores, and make a batch of short tasks slower.
+     * A shared execution that waits at a sibling of this worker's pool which is {@linkplain #behind
+     * behind}, claimed for this worker (the sibling is kept in {@link #fromSibling}); null if none. A
+     * sibling passed over because this thread took from an earlier one is judged at the next look on
+     * a shorter while than it had: as if it had kept a faster pace, so it is taken from less readily.
      */
     private Execution<?> takeFromSibling() {
         boolean looks = shared != null && lifecycle == OPEN && group.sharesAnyWork();
@@ -773,6 +775,8 @@ public final class ThreadWorker implements Worker {
             return null;
         }
         lastLookAt = now;
+        long sinceLook = Math.min(now - lookedAt, 1_000_000_000L); // no overflow below: fewer than 2^33 unfinished
+        lookedAt = now;
         for (WorkerHandle other : group.workers()) {
             if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null) {
                 if (sibling.index >= lastLook.length) { // indices are never reused: a pool's may exceed its size
@@ -784,10 +788,10 @@ public final class ThreadWorker implements Worker {
                 long unfinished = sent - completed;
                 // The finished count, shifted one bit up, and whether it had unfinished work then (0: never looked).
                 long look = completed << 1 | (unfinished > 0 ? 1 : 0);
-                boolean stuck = lastLook[sibling.index] == look && unfinished > 0;
+                boolean behind = behind(lastLook[sibling.index], completed, unfinished, sinceLook);
                 siblingBusy |= unfinished > 0;
                 lastLook[sibling.index] = look;
-                Execution<?> taken = stuck ? sibling.giveWaiting(this, sent - ranThere) : null;
+                Execution<?> taken = behind ? sibling.giveWaiting(this, sent - ranThere) : null;
                 if (taken != null) {
                     fromSibling = sibling;
                     return taken;
@@ -795,6 +799,24 @@ public final class ThreadWorker implements Worker {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether a sibling is behind: it had unfinished work at the previous look, has some now, and at
+     * the pace it kept since (none: it is in a long task, or its thread is not running) it would
+     * take longer than a {@link #LOOK_INTERVAL_NANOS} to finish it. Taking from one that is not
+     * behind would only move cache lines between cores; one that finishes a task every few
+     * microseconds but has dozens queued is behind, as much as one that is stuck.
+     *
+     * @param before the look at it before this one (see {@link #lastLook})
+     * @param completed how many of its tasks are finished now
+     * @param unfinished how many are not
+     * @param sinceLook the nanoseconds since that previous look
+     */
+    static boolean behind(long before, long completed, long unfinished, long sinceLook) {
+        long finishedSince = completed - (before >>> 1);
+        return (before & 1) != 0 && unfinished > 0
+                && (finishedSince == 0 || unfinished * sinceLook > finishedSince * LOOK_INTERVAL_NANOS);
     }
 
     /**
