@@ -51,8 +51,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * {@link #LOOK_INTERVAL_NANOS} before. From a sibling that is {@linkplain #behind behind} (it had
  * unfinished work at the previous look and, at the pace it kept since, would take longer than that
  * interval to finish what it has now: it is in a long task, its thread is not running, or it has
- * many tasks of some microseconds queued), it takes the newest shared execution that waits there; if the newest slot holds one already claimed (by
- * the owner, or another taker), it gives up until its next look. The owner and the taker both
+ * many tasks of some microseconds queued), it takes the newest shared execution that waits there;
+ * if the newest slot holds one already claimed (by the owner, or another taker), it gives up until
+ * its next look. The owner and the taker both
  * {@linkplain Execution#claim claim} a shared execution before they run it, so exactly one of them
  * does; the owner skips one that a sibling claimed. A taken execution runs on the taker as its own
  * would, except that it stays counted at its owner: the taker adds it to the owner's {@code
