@@ -85,13 +85,15 @@ public final class BenchMain {
      * @param warmupTime the length of one warmup iteration
      * @param iterations measurement iterations per fork
      * @param iterationTime the length of one measurement iteration
+     * @param processWarmUp how long a fork whose system works in other processes runs its benchmark
+     *     before JMH's warm-up (see {@link ProcessPeers#warmUp})
      */
-    record Mode(int rounds, int warmups, TimeValue warmupTime, int iterations, TimeValue iterationTime) {
+    record Mode(int rounds, int warmups, TimeValue warmupTime, int iterations, TimeValue iterationTime, TimeValue processWarmUp) {
 
         static Mode named(String name) {
             return switch (name) {
-                case "quick" -> new Mode(1, 2, TimeValue.milliseconds(250), 4, TimeValue.milliseconds(250));
-                case "full" -> new Mode(3, 3, TimeValue.seconds(1), 5, TimeValue.seconds(1));
+                case "quick" -> new Mode(1, 2, TimeValue.milliseconds(250), 4, TimeValue.milliseconds(250), TimeValue.seconds(2));
+                case "full" -> new Mode(3, 3, TimeValue.seconds(1), 5, TimeValue.seconds(1), TimeValue.seconds(5));
                 default -> throw new IllegalArgumentException("unknown mode \"" + name + "\"; use quick or full");
             };
         }
@@ -106,7 +108,8 @@ public final class BenchMain {
         @Override
         public String toString() {
             return rounds + (rounds == 1 ? " round" : " rounds") + " of 1 fork per benchmark, each fork " + warmups
-                    + " × " + warmupTime + " warmup and " + iterations + " × " + iterationTime + " measurement";
+                    + " × " + warmupTime + " warmup and " + iterations + " × " + iterationTime + " measurement"
+                    + " (worker JVMs and pipe children run the benchmark for " + processWarmUp + " first)";
         }
     }
 
@@ -292,6 +295,7 @@ public final class BenchMain {
                 // up as noise, touched whole at start (see PRE_TOUCH), and no warning that JMH reads
                 // field offsets through sun.misc.Unsafe.
                 .jvmArgs("-Xms1g", "-Xmx1g", PRE_TOUCH, "--sun-misc-unsafe-memory-access=allow",
+                        "-D" + ProcessPeers.WARM_UP_PROPERTY + "=" + mode.processWarmUp().convertTo(TimeUnit.MILLISECONDS),
                         "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED") // worker JVMs' shared memory (Agrona)
                 .addProfiler(OtherCpuProfiler.class)
                 .addProfiler(SideResults.class)

@@ -51,11 +51,20 @@ public class ParallelBenchmark {
     private Dispatcher dispatcher;
     private Future<?>[] futures;
 
-    /** Starts the system with {@link #WORKERS} worker threads. */
+    /**
+     * Starts the system with {@link #WORKERS} worker threads (worker JVMs are warmed up: see {@link ProcessPeers#warmUp}).
+     *
+     * @param bh consumes the results of the warm-up
+     * @throws Exception if a warm-up task failed
+     */
     @Setup(Level.Trial)
-    public void setup() {
+    public void setup(Blackhole bh) throws Exception {
         dispatcher = Dispatcher.create(system, WORKERS);
         futures = new Future<?>[TASKS];
+        ProcessPeers.warmUp(system, () -> {
+            parallel(bh);
+            return null;
+        });
     }
 
     /**

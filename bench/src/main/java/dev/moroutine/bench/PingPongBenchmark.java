@@ -46,10 +46,15 @@ public class PingPongBenchmark {
 
     private Dispatcher dispatcher;
 
-    /** Starts the system with one worker thread. */
+    /**
+     * Starts the system with one worker thread (a worker JVM is warmed up: see {@link ProcessPeers#warmUp}).
+     *
+     * @throws Exception if a warm-up task failed
+     */
     @Setup(Level.Trial)
-    public void setup() {
+    public void setup() throws Exception {
         dispatcher = Dispatcher.create(system, 1);
+        ProcessPeers.warmUp(system, this::pingPong);
     }
 
     /**

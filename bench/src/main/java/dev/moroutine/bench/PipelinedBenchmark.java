@@ -58,15 +58,25 @@ public class PipelinedBenchmark {
     private Future<?>[] ring;
     private int next;
 
-    /** Starts the system with one worker thread. */
+    /**
+     * Starts the system with one worker thread (a worker JVM is warmed up: see {@link ProcessPeers#warmUp}).
+     *
+     * @param bh consumes the results of the warm-up
+     * @throws Exception if a warm-up task failed
+     */
     @Setup(Level.Trial)
-    public void setup() {
+    public void setup(Blackhole bh) throws Exception {
         if (Integer.bitCount(inFlight) != 1) {
             throw new IllegalArgumentException("inFlight must be a power of two, was " + inFlight);
         }
         dispatcher = Dispatcher.create(system, 1);
         ring = new Future<?>[inFlight];
         next = 0;
+        ProcessPeers.warmUp(system, () -> {
+            pipelined(bh);
+            return null;
+        });
+        drain();
     }
 
     /**

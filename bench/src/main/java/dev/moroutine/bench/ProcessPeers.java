@@ -14,6 +14,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
@@ -35,6 +36,36 @@ final class ProcessPeers {
     static final String ISOLATED_1024 = "moroutine-isolated (highWaterMark 1024)";
     /** A ProcessBuilder child per worker, over its pipes. */
     static final String PIPE = "ProcessBuilder+pipe";
+
+    /**
+     * The system property (milliseconds, 0 or unset for none) that {@link BenchMain} sets in every
+     * benchmark JVM: how long a trial runs its benchmark's operation on one of these systems before
+     * JMH's own warm-up begins.
+     */
+    static final String WARM_UP_PROPERTY = "bench.processWarmUpMillis";
+
+    /**
+     * Runs {@code operation} for the {@link #WARM_UP_PROPERTY}'s milliseconds (at least once) if {@code system} runs its
+     * work in other processes; does nothing otherwise. JMH's warm-up warms the JIT of the JVM it
+     * runs in, which is where the thread pools work; a worker JVM compiles only the code that its
+     * own tasks run, at the rate they come while it is still slow: on 2 cores a worker JVM took
+     * about 5 s of pipelined noop tasks to reach its steady rate, past JMH's 3 × 1 s warm-up, so
+     * without this a worker JVM's score was partly its start.
+     *
+     * @param system the system under test
+     * @param operation the benchmark's operation, run again and again
+     * @throws Exception if the operation fails
+     */
+    static void warmUp(String system, Callable<?> operation) throws Exception {
+        long nanos = TimeUnit.MILLISECONDS.toNanos(Long.getLong(WARM_UP_PROPERTY, 0));
+        if (nanos == 0 || !(system.equals(ISOLATED) || system.equals(ISOLATED_1024) || system.equals(PIPE))) {
+            return;
+        }
+        long start = System.nanoTime();
+        do {
+            operation.call();
+        } while (System.nanoTime() - start < nanos);
+    }
 
     /** Worker JVMs with the pool's stream high-water mark, or the default for 0. */
     static Pool isolated(int workers, int highWaterMark) {

@@ -90,11 +90,16 @@ public class StreamingBenchmark {
     private Transport transport;
     private List<Integer> items;
 
-    /** Starts the system. */
+    /**
+     * Starts the system (a worker JVM is warmed up: see {@link ProcessPeers#warmUp}).
+     *
+     * @throws Exception if a warm-up stream failed
+     */
     @Setup(Level.Trial)
-    public void setup() {
+    public void setup() throws Exception {
         transport = Transport.create(system);
         items = Items.boxed(ITEMS);
+        ProcessPeers.warmUp(system, this::streaming);
     }
 
     /**

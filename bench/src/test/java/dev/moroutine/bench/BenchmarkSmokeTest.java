@@ -9,10 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,7 +27,8 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Runs every benchmark body once, directly, for every value of its {@code @Param}s (read from the
- * annotations, so a new system is covered as soon as it is added): setup, one invocation, teardown.
+ * annotations, so a new system is covered as soon as it is added): setup (a worker JVM's warm-up cut
+ * to one operation), one invocation, teardown.
  * It keeps the benchmarks compiling and working under {@code mvn verify} without running JMH.
  */
 @Timeout(60)
@@ -33,8 +37,14 @@ class BenchmarkSmokeTest {
     private static final Blackhole BLACKHOLE = new Blackhole(
             "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
 
+    @BeforeAll
+    static void warmUpOnce() {
+        System.setProperty(ProcessPeers.WARM_UP_PROPERTY, "1");
+    }
+
     @AfterAll
     static void evaporate() {
+        System.clearProperty(ProcessPeers.WARM_UP_PROPERTY);
         BLACKHOLE.evaporate("Yes, I am Stephen Hawking, and know a thing or two about black holes.");
     }
 
@@ -70,7 +80,7 @@ class BenchmarkSmokeTest {
         PipelinedBenchmark benchmark = new PipelinedBenchmark();
         benchmark.system = system;
         benchmark.inFlight = inFlight;
-        benchmark.setup();
+        benchmark.setup(BLACKHOLE);
         try {
             benchmark.pipelined(BLACKHOLE);
             benchmark.pipelined(BLACKHOLE); // the second pass waits on the ring the first one filled
@@ -85,7 +95,7 @@ class BenchmarkSmokeTest {
     void parallel(String system) throws Exception {
         ParallelBenchmark benchmark = new ParallelBenchmark();
         benchmark.system = system;
-        benchmark.setup();
+        benchmark.setup(BLACKHOLE);
         try {
             benchmark.parallel(BLACKHOLE);
         } finally {
@@ -179,6 +189,18 @@ class BenchmarkSmokeTest {
             assertEquals(CpuBoundBenchmark.numbers(batch).length, benchmark.primes());
         } finally {
             benchmark.tearDown();
+        }
+    }
+
+    @Test
+    void warmsUpOnlyTheSystemsOfOtherProcesses() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        ProcessPeers.warmUp(Dispatcher.FORK_JOIN_POOL, runs::incrementAndGet);
+        assertEquals(0, runs.get(), "a thread pool is warmed up by JMH's own warm-up");
+        for (String system : List.of(ProcessPeers.ISOLATED, ProcessPeers.ISOLATED_1024, ProcessPeers.PIPE)) {
+            runs.set(0);
+            ProcessPeers.warmUp(system, runs::incrementAndGet);
+            assertTrue(runs.get() >= 1, system + " ran its warm-up " + runs.get() + " times");
         }
     }
 
