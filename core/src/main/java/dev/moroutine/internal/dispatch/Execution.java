@@ -94,6 +94,8 @@ public final class Execution<R> extends CompletableFuture<R> {
     private boolean stealable;
     /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */
     private AbortController stopSignal;
+    /** Told when this execution completes; null for nobody. See {@link #onSettled}. */
+    private volatile Settlement settlement;
 
     /**
      * An execution of {@code invocation}, binding each of its endpoint arguments now (an ended
@@ -265,6 +267,72 @@ public final class Execution<R> extends CompletableFuture<R> {
     boolean allowStealing() {
         stealable = bindings == null;
         return stealable;
+    }
+
+    /**
+     * What a worker is told when one of its executions completes: the result, or the exception
+     * stored (a {@link CancellationException} if it was cancelled).
+     */
+    @FunctionalInterface
+    public interface Settlement {
+        /**
+         * The execution completed. Called once, on the thread that completed it, after its
+         * dependent stages ran; it must not throw (what it throws, but a {@link VirtualMachineError},
+         * goes to that thread's uncaught exception handler, not to the completer).
+         *
+         * @param value the result, or null if it failed
+         * @param failure the exception stored, or null if it succeeded
+         */
+        void settled(Object value, Throwable failure);
+    }
+
+    /**
+     * Tells {@code listener} when this execution completes by {@link #complete}, {@link
+     * #completeExceptionally} or {@link #cancel} (which cover its own completions, a caller's and
+     * {@code orTimeout}/{@code completeOnTimeout}; not {@code obtrude…} or {@code completeAsync}).
+     * It is what {@code whenComplete} would do, for a worker that must learn of every completion
+     * of every task, without the two objects and the CAS that a dependent stage costs per task.
+     * One listener: a second call replaces the first. A completion that came before this call is
+     * not told: the worker looks at {@link #isDone()} again after it, where it must (a volatile
+     * write here, a volatile read there, so one of them sees the other).
+     *
+     * @param listener what to tell; null for nobody
+     */
+    public void onSettled(Settlement listener) {
+        settlement = listener;
+    }
+
+    @Override
+    public boolean complete(R value) {
+        if (!super.complete(value)) {
+            return false;
+        }
+        tell(value, null);
+        return true;
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable failure) {
+        if (!super.completeExceptionally(failure)) {
+            return false;
+        }
+        tell(null, failure);
+        return true;
+    }
+
+    private void tell(Object value, Throwable failure) {
+        Settlement listener = settlement;
+        if (listener == null) {
+            return;
+        }
+        try {
+            listener.settled(value, failure);
+        } catch (VirtualMachineError fatal) {
+            throw fatal; // as from the function: its worker thread is replaced
+        } catch (Throwable broken) { // the completer (a worker, a canceller) must go on
+            Thread current = Thread.currentThread();
+            current.getUncaughtExceptionHandler().uncaughtException(current, broken);
+        }
     }
 
     /** Whether a worker has claimed (or run) it: it no longer waits to be taken. */
