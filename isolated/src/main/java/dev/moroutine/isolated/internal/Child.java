@@ -532,7 +532,7 @@ public final class Child implements Codec.Calls, Feed {
             execution = new Execution<>(invocation, null);
             unanswered.put(seq, execution);
             Execution<Object> valueTask = execution;
-            execution.whenComplete((value, failure) -> answer(seq, valueTask, value, failure));
+            execution.onSettled((value, failure) -> answer(seq, valueTask, value, failure)); // before it can complete
         }
         try {
             worker.dispatch(execution);

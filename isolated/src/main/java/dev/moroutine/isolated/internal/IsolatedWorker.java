@@ -111,7 +111,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * one that runs (or is about to start), which the pump calls {@link #current()}; then tasks that have
  * not started. The reply ring is ordered as the child claimed its messages, so what the child
  * wrote before it took a task is read before anything that task caused. A task cancelled from outside
- * ({@code cancel(…)} on its future) is reported by a completion action to the pump, which sends
+ * ({@code cancel(…)} on its future) is reported to the pump by its entry, which its execution
+ * tells as it completes ({@link Execution#onSettled}: no completion stage per task), and the pump
+ * looks at {@code isCancelled()} again as it sends a task and as it learns of a direct send, for a
+ * cancellation that came before the entry was set; the pump sends
  * {@link Child#CANCEL}; the child cancels its own execution, interrupting the run, but answers only
  * when its worker thread has left the run: a function that ignores interrupts runs on, and the
  * cancelled task stays the running one here, with its timer. A task's timeout is counted from the
@@ -264,8 +267,11 @@ public final class IsolatedWorker implements Worker {
     /** Written under {@code writing}. */
     private long nextSeq;
 
-    /** A task on its way: admitted, then sent, then answered, failed or cancelled. */
-    private static final class Entry {
+    /**
+     * A task on its way: admitted, then sent, then answered, failed or cancelled. Told when its
+     * execution completes: cancelled from outside, it goes to the pump to be stopped in the child.
+     */
+    private final class Entry implements Execution.Settlement {
         final Execution<?> execution;
         final byte[] request;
         /** From the task's start; -1 for none. */
@@ -300,6 +306,14 @@ public final class IsolatedWorker implements Worker {
             this.request = request;
             this.timeoutNanos = timeoutNanos;
             this.output = output;
+        }
+
+        @Override
+        public void settled(Object value, Throwable failure) {
+            if (failure instanceof CancellationException && !settled) { // not the pump's own cancelling
+                cancelled.offer(this);
+                wake();
+            }
         }
     }
 
@@ -348,12 +362,7 @@ public final class IsolatedWorker implements Worker {
         if (signals) {
             watchSignals(entry);
         }
-        execution.whenComplete((ignored, failure) -> {
-            if (failure instanceof CancellationException && !entry.settled) { // not the pump's own cancelling
-                cancelled.offer(entry);
-                wake();
-            }
-        });
+        execution.onSettled(entry); // a cancellation before this is seen where the pump looks at isDone() again
         boolean alone = entry.output == null && entry.timeoutNanos < 0 && !signals && !invocation.takesStream();
         if (!alone || !sendDirect(entry)) {
             outbox.offer(entry);
