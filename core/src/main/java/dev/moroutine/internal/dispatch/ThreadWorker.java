@@ -53,7 +53,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * interval to finish what it has now: it is in a long task, its thread is not running, or it has
  * many tasks of some microseconds queued), it takes the newest shared execution that waits there;
  * if the newest slot holds one already claimed (by the owner, or another taker), it gives up until
- * its next look. The owner and the taker both
+ * its next look. A sibling that finished nothing since the previous look (it is stuck) goes before
+ * one that is only slow, which would otherwise keep the taker busy while a task waits behind a stuck
+ * one. The owner and the taker both
  * {@linkplain Execution#claim claim} a shared execution before they run it, so exactly one of them
  * does; the owner skips one that a sibling claimed. A taken execution runs on the taker as its own
  * would, except that it stays counted at its owner: the taker adds it to the owner's {@code
@@ -778,6 +780,8 @@ public final class ThreadWorker implements Worker {
         lastLookAt = now;
         long sinceLook = Math.min(now - lookedAt, 1_000_000_000L); // no overflow below: fewer than 2^33 unfinished
         lookedAt = now;
+        ThreadWorker laggard = null; // the first sibling behind that is not stuck, tried once no stuck one gives a task
+        long laggardNotRun = 0;
         for (WorkerHandle other : group.workers()) {
             if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null) {
                 if (sibling.index >= lastLook.length) { // indices are never reused: a pool's may exceed its size
@@ -789,17 +793,28 @@ public final class ThreadWorker implements Worker {
                 long unfinished = sent - completed;
                 // The finished count, shifted one bit up, and whether it had unfinished work then (0: never looked).
                 long look = completed << 1 | (unfinished > 0 ? 1 : 0);
-                boolean behind = behind(lastLook[sibling.index], completed, unfinished, sinceLook);
+                long before = lastLook[sibling.index];
+                boolean behind = behind(before, completed, unfinished, sinceLook);
                 siblingBusy |= unfinished > 0;
                 lastLook[sibling.index] = look;
-                Execution<?> taken = behind ? sibling.giveWaiting(this, sent - ranThere) : null;
-                if (taken != null) {
-                    fromSibling = sibling;
-                    return taken;
+                if (behind && completed == before >>> 1) {
+                    // Stuck: what waits there waits for as long as its task runs, so it goes first.
+                    Execution<?> taken = sibling.giveWaiting(this, sent - ranThere);
+                    if (taken != null) {
+                        fromSibling = sibling;
+                        return taken;
+                    }
+                } else if (behind && laggard == null) {
+                    laggard = sibling;
+                    laggardNotRun = sent - ranThere;
                 }
             }
         }
-        return null;
+        Execution<?> taken = laggard != null ? laggard.giveWaiting(this, laggardNotRun) : null;
+        if (taken != null) {
+            fromSibling = laggard;
+        }
+        return taken;
     }
 
     /**

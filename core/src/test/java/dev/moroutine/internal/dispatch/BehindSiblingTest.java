@@ -1,6 +1,7 @@
 package dev.moroutine.internal.dispatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -9,9 +10,11 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import dev.moroutine.WorkerHandle;
 import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,6 +55,35 @@ class BehindSiblingTest {
             runs.incrementAndGet();
             thread = Thread.currentThread();
             ran.add(this);
+            return null;
+        }
+    }
+
+    /** A shared task of about 5 µs that, while {@code refill} is set, dispatches another like it to {@code owner} as it ends. */
+    private static final class Refilling extends Invocation {
+        private final ThreadWorker owner;
+        private final AtomicBoolean refill;
+
+        Refilling(ThreadWorker owner, AtomicBoolean refill) {
+            super(new Object[0], null);
+            this.owner = owner;
+            this.refill = refill;
+        }
+
+        @Override
+        public String id() {
+            return "test#refilling";
+        }
+
+        @Override
+        protected Object invoke(Object[] resolved) {
+            long end = System.nanoTime() + 5_000;
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+            if (refill.get()) {
+                owner.dispatch(new Execution<>(new Refilling(owner, refill), null));
+            }
             return null;
         }
     }
@@ -124,6 +156,38 @@ class BehindSiblingTest {
         } finally {
             releaseOwner.countDown();
             releaseSibling.countDown();
+            workers.forEach(worker -> worker.forceStop("test over"));
+        }
+    }
+
+    /**
+     * Found by review: an idle thread took from the first sibling it judged behind, so one kept
+     * behind by a steady stream of short tasks had it busy for good while a shared task waited at a
+     * later sibling stuck in a long one, for as long as that one ran.
+     */
+    @RepeatedTest(30)
+    void aSiblingStuckInALongTaskGoesBeforeOneThatIsOnlySlow() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        DeferredWakesTest.Held stuck = new DeferredWakesTest.Held(release);
+        AtomicBoolean refill = new AtomicBoolean(true);
+        List<WorkerHandle> members = new ArrayList<>();
+        TestGroup group = new TestGroup(members, true, null, invocation -> invocation instanceof Spin || invocation instanceof Refilling);
+        List<ThreadWorker> workers = group.makeWorkers("test-stuck-", 3, 0, new MpscUnboundedAtomicArrayQueue<>(1024));
+        workers.forEach(ThreadWorker::start);
+        try {
+            workers.get(2).dispatch(stuck.execution);
+            assertTrue(stuck.started.await(10, TimeUnit.SECONDS));
+            for (int i = 0; i < 100; i++) {
+                workers.get(1).dispatch(new Execution<>(new Refilling(workers.get(1), refill), null));
+            }
+            Spin waiting = new Spin(5_000, ConcurrentHashMap.newKeySet());
+            Execution<Object> behindTheStuck = new Execution<>(waiting, null);
+            workers.get(2).dispatch(behindTheStuck);
+            behindTheStuck.get(5, TimeUnit.SECONDS);
+            assertNotSame(workers.get(2).thread(), waiting.thread, "a sibling ran it");
+        } finally {
+            refill.set(false);
+            release.countDown();
             workers.forEach(worker -> worker.forceStop("test over"));
         }
     }
