@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
@@ -162,6 +163,23 @@ final class SharedFile implements AutoCloseable {
     /** The child's replies: produced by the child's worker thread and reader, consumed by the parent's pump or a caller in its stead. */
     RingBuffer replies() {
         return replies;
+    }
+
+    /**
+     * Reads every message left in a ring that no thread writes any more (a dead JVM's). A writer
+     * that died between claiming a message and committing it left a record at which Agrona's reader
+     * stops, hiding every message claimed after it, committed or not: a task's answer, the end of a
+     * stream's run. With no writer left, such a record is turned into padding
+     * ({@link ManyToOneRingBuffer#unblock}), its message lost, and the reading goes on.
+     */
+    static void readAllLeft(RingBuffer ring, MessageHandler handler) {
+        for (;;) {
+            long at = ring.consumerPosition();
+            ring.read(handler);
+            if (ring.consumerPosition() == at && !ring.unblock()) {
+                return; // empty, or only claims with nothing committed after them
+            }
+        }
     }
 
     /** The sleeper's half of the hand-shake: announces it will sleep; it must then look once more. */
