@@ -53,9 +53,10 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * interval to finish what it has now: it is in a long task, its thread is not running, or it has
  * many tasks of some microseconds queued), it takes the newest shared execution that waits there;
  * if the newest slot holds one already claimed (by the owner, or another taker), it gives up until
- * its next look. A sibling that finished nothing since the previous look (it is stuck) goes before
- * one that is only slow, which would otherwise keep the taker busy while a task waits behind a stuck
- * one. The owner and the taker both
+ * its next look. A sibling whose own thread finished nothing since the previous look (it is stuck;
+ * what siblings took from it is no progress of its thread) goes before the ones that are only slow,
+ * which would otherwise keep the taker busy while a task waits behind a stuck one; those are tried
+ * in order after it, each until one gives a task. The owner and the taker both
  * {@linkplain Execution#claim claim} a shared execution before they run it, so exactly one of them
  * does; the owner skips one that a sibling claimed. A taken execution runs on the taker as its own
  * would, except that it stays counted at its owner: the taker adds it to the owner's {@code
@@ -238,6 +239,10 @@ public final class ThreadWorker implements Worker {
     };
     /** What this thread saw of each sibling at its last look, by the sibling's index (see {@link #takeFromSibling}); its own. */
     private long[] lastLook = new long[0];
+    /** How many tasks each sibling's own thread had finished at this thread's last look (takes by others left out); its own. */
+    private long[] lastRan = new long[0];
+    /** Which siblings this thread's last look judged behind but not stuck, by index; its own. */
+    private boolean[] lagging = new boolean[0];
     /** Whether a sibling had unfinished work at this thread's last look; its own. */
     private boolean siblingBusy;
     /**
@@ -780,12 +785,12 @@ public final class ThreadWorker implements Worker {
         lastLookAt = now;
         long sinceLook = Math.min(now - lookedAt, 1_000_000_000L); // no overflow below: fewer than 2^33 unfinished
         lookedAt = now;
-        ThreadWorker laggard = null; // the first sibling behind that is not stuck, tried once no stuck one gives a task
-        long laggardNotRun = 0;
         for (WorkerHandle other : group.workers()) {
             if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null) {
                 if (sibling.index >= lastLook.length) { // indices are never reused: a pool's may exceed its size
                     lastLook = Arrays.copyOf(lastLook, sibling.index + 1);
+                    lastRan = Arrays.copyOf(lastRan, sibling.index + 1);
+                    lagging = Arrays.copyOf(lagging, sibling.index + 1);
                 }
                 long sent = sibling.queue.currentProducerIndex();
                 long ranThere = sibling.progress.completed();
@@ -793,28 +798,34 @@ public final class ThreadWorker implements Worker {
                 long unfinished = sent - completed;
                 // The finished count, shifted one bit up, and whether it had unfinished work then (0: never looked).
                 long look = completed << 1 | (unfinished > 0 ? 1 : 0);
-                long before = lastLook[sibling.index];
-                boolean behind = behind(before, completed, unfinished, sinceLook);
+                boolean behind = behind(lastLook[sibling.index], completed, unfinished, sinceLook);
+                // Stuck: its own thread finished nothing (what siblings took from it is no progress of its thread).
+                boolean stuck = behind && ranThere == lastRan[sibling.index];
                 siblingBusy |= unfinished > 0;
                 lastLook[sibling.index] = look;
-                if (behind && completed == before >>> 1) {
-                    // Stuck: what waits there waits for as long as its task runs, so it goes first.
+                lastRan[sibling.index] = ranThere;
+                lagging[sibling.index] = behind && !stuck;
+                if (stuck) {
+                    // What waits there waits for as long as its task runs, so it goes first.
                     Execution<?> taken = sibling.giveWaiting(this, sent - ranThere);
                     if (taken != null) {
                         fromSibling = sibling;
                         return taken;
                     }
-                } else if (behind && laggard == null) {
-                    laggard = sibling;
-                    laggardNotRun = sent - ranThere;
                 }
             }
         }
-        Execution<?> taken = laggard != null ? laggard.giveWaiting(this, laggardNotRun) : null;
-        if (taken != null) {
-            fromSibling = laggard;
+        for (WorkerHandle other : group.workers()) { // then every sibling only slow, in order, as before 2f1a957
+            if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null
+                    && sibling.index < lagging.length && lagging[sibling.index]) {
+                Execution<?> taken = sibling.giveWaiting(this, sibling.queue.currentProducerIndex() - sibling.progress.completed());
+                if (taken != null) {
+                    fromSibling = sibling;
+                    return taken;
+                }
+            }
         }
-        return taken;
+        return null;
     }
 
     /**
