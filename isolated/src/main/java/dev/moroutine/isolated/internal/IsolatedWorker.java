@@ -1574,6 +1574,7 @@ public final class IsolatedWorker implements Worker {
 
     private void settle(Entry entry) {
         entry.settled = true;
+        entry.execution.onSettled(null); // a future the caller keeps must not keep the entry: its request, its JVM, this worker
         if (entry.signals != null) {
             closeAll(entry.signals);
         }
