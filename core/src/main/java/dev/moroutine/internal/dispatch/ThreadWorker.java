@@ -815,7 +815,7 @@ public final class ThreadWorker implements Worker {
                 }
             }
         }
-        for (WorkerHandle other : group.workers()) { // then every sibling only slow, in order, as before 2f1a957
+        for (WorkerHandle other : group.workers()) { // then each slow one, in order: one may have nothing shared waiting
             if (other != this && other instanceof ThreadWorker sibling && sibling.shared != null
                     && sibling.index < lagging.length && lagging[sibling.index]) {
                 Execution<?> taken = sibling.giveWaiting(this, sibling.queue.currentProducerIndex() - sibling.progress.completed());

@@ -129,8 +129,9 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * <h2>Death</h2>
  * When the JVM dies (its socket ends; its exit is also watched), the pump reads the replies it
  * wrote before dying (all of them: a message a dying thread had claimed and not committed is
- * skipped, not waited for, see {@link SharedFile#readAllLeft}), then fails with a {@link WorkerDiedException} (naming the task, the exit
- * status and the last lines of the JVM's output) the streams whose run had ended (their items on
+ * skipped, not waited for, see {@link SharedFile#readAllLeft}), then fails with a
+ * {@link WorkerDiedException} (naming the task, the exit status and the last lines of the JVM's
+ * output) the streams whose run had ended (their items on
  * the way are lost; their function ran, so they are not run again) and the current task, puts the
  * others back, in order, ahead of the outbox (none of them started), and starts a new JVM, which
  * gets them first. An
