@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 /**
@@ -42,10 +43,14 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * <h2>Threads</h2>
  * Two threads read the request ring, one at a time (whoever holds {@code reading}): the main
  * thread, the <em>reader</em>, and the worker thread while it waits for a task (a
- * {@link Feed}). Whoever reads decodes each task ({@link Codec}: the moroutine is found
- * by its id, {@link Definition#find}; a task-arg is the same invocation for the same key, so the
- * worker's cache hits) and dispatches it to the worker thread, which, if it read the task itself,
- * takes it next: a task that comes to an idle worker JVM crosses no thread of its own. The reader
+ * {@link Feed}). Whoever reads takes what waits, up to {@link #READ_BATCH} requests at a time,
+ * decodes each task ({@link Codec}: the moroutine is found by its id, {@link Definition#find}; a
+ * task-arg is the same invocation for the same key, so the worker's cache hits) and dispatches it
+ * to the worker thread, which, if it read the tasks itself, takes them next: a task that comes to
+ * an idle worker JVM crosses no thread of its own, and a worker thread that read all that waited
+ * leaves nothing for which the reader must be woken (one request at a time, a pipelining parent
+ * kept the ring from ever being empty when the worker thread took a task, and each take woke the
+ * reader: a system call, and a third thread on the cores). The reader
  * is needed while the worker thread runs a task (a cancellation, a signal, credit or the items of
  * a stream argument must reach it then), so it reads then, and sleeps while the worker thread
  * waits.
@@ -143,6 +148,12 @@ public final class Child implements Codec.Calls, Feed {
     private static final int WORKER = 2;
     /** How long the reader and the worker thread wait, yielding, before they sleep: see {@link SpinBudget#yielding}. */
     private static final int SPIN_NANOS = 200_000;
+    /**
+     * The most requests one read takes: enough that a worker thread that reads what a pipelining
+     * parent sent keeps up with it, few enough that the first task does not wait long for the
+     * decoding of those behind it.
+     */
+    private static final int READ_BATCH = 64;
     private static final byte[] NOTHING = new byte[0];
     /** How long a terminated worker may take to close its values before the JVM exits anyway. */
     private static final Duration TERMINATE_GRACE = Duration.ofMillis(500);
@@ -358,16 +369,17 @@ public final class Child implements Codec.Calls, Feed {
     }
 
     /**
-     * Reads one request unless another thread is reading, or a stop was read.
+     * Reads the requests that wait, up to {@link #READ_BATCH}, unless another thread is reading, or
+     * a stop was read (a stop ends the batch: nothing after it is read).
      *
-     * @return whether it read one
+     * @return whether it read any
      */
     private boolean read() {
         if (stop != 0 || !reading.compareAndSet(false, true)) {
             return false;
         }
         try {
-            if (stop != 0 || shared.requests().read(this::onRequest, 1) == 0) {
+            if (stop != 0 || shared.requests().controlledRead(this::onRequest, READ_BATCH) == 0) {
                 return false;
             }
         } finally {
@@ -467,7 +479,15 @@ public final class Child implements Codec.Calls, Feed {
         unwatch(WORKER);
     }
 
-    private void onRequest(int type, MutableDirectBuffer buffer, int index, int length) {
+    private ControlledMessageHandler.Action onRequest(int type, MutableDirectBuffer buffer, int index, int length) {
+        if (stop != 0) {
+            return ControlledMessageHandler.Action.ABORT; // nothing after a stop is read
+        }
+        handle(type, buffer, index, length);
+        return ControlledMessageHandler.Action.CONTINUE;
+    }
+
+    private void handle(int type, MutableDirectBuffer buffer, int index, int length) {
         long seq = buffer.getLong(index);
         if (type == CANCEL) {
             // Registered while the task is surely unanswered (answer() takes it out of unanswered first), so its answer sees it.
