@@ -46,11 +46,10 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * {@link Feed}). Whoever reads takes what waits, up to {@link #READ_BATCH} requests at a time,
  * decodes each task ({@link Codec}: the moroutine is found by its id, {@link Definition#find}; a
  * task-arg is the same invocation for the same key, so the worker's cache hits) and dispatches it
- * to the worker thread, which, if it read the tasks itself, takes them next: a task that comes to
- * an idle worker JVM crosses no thread of its own, and a worker thread that read all that waited
- * leaves nothing for which the reader must be woken (one request at a time, a pipelining parent
- * kept the ring from ever being empty when the worker thread took a task, and each take woke the
- * reader: a system call, and a third thread on the cores). The reader
+ * to the worker thread, which, if it read the task itself, takes it next: a task that comes to an
+ * idle worker JVM crosses no thread of its own. The worker thread's batch ends before a second
+ * task: it runs the first before anything decodes the next, whose decoding may take long (a
+ * class's initializer, a large argument), while the task's timer runs. The reader
  * is needed while the worker thread runs a task (a cancellation, a signal, credit or the items of
  * a stream argument must reach it then), so it reads then, and sleeps while the worker thread
  * waits.
@@ -149,9 +148,8 @@ public final class Child implements Codec.Calls, Feed {
     /** How long the reader and the worker thread wait, yielding, before they sleep: see {@link SpinBudget#yielding}. */
     private static final int SPIN_NANOS = 200_000;
     /**
-     * The most requests one read takes: enough that a worker thread that reads what a pipelining
-     * parent sent keeps up with it, few enough that the first task does not wait long for the
-     * decoding of those behind it.
+     * The most requests one read takes: the reader, woken while a pipelining parent keeps the ring
+     * full, takes what waits in one go, and checks the parent's wish for room once per batch.
      */
     private static final int READ_BATCH = 64;
     private static final byte[] NOTHING = new byte[0];
@@ -195,6 +193,11 @@ public final class Child implements Codec.Calls, Feed {
     private final Map<Long, CancelledRun> cancelledRuns = new ConcurrentHashMap<>();
     /** The streaming tasks dispatched to the worker thread, by sequence number, until it leaves their run. */
     private final Map<Long, StreamRun> streamRuns = new ConcurrentHashMap<>();
+    /**
+     * While the worker thread reads: how many tasks it has read (0 or 1); -1 while the reader reads.
+     * Owned by whoever holds {@code reading}.
+     */
+    private int tasksRead;
     /** The task being decoded. */
     private long decoding;
     /** Where a task or a stream argument's items are decoded, by whoever holds {@code reading}. */
@@ -354,7 +357,7 @@ public final class Child implements Codec.Calls, Feed {
     private void serve() throws IOException, InterruptedException {
         RingBuffer requests = shared.requests();
         while (stop == 0) {
-            if (!read()) {
+            if (!read(false)) {
                 idle(requests);
             }
         }
@@ -372,13 +375,17 @@ public final class Child implements Codec.Calls, Feed {
      * Reads the requests that wait, up to {@link #READ_BATCH}, unless another thread is reading, or
      * a stop was read (a stop ends the batch: nothing after it is read).
      *
+     * @param oneTask whether the batch ends before a second task (the worker thread reads: it runs
+     *     the first before anything decodes the next, which may take long: a class's initializer, a
+     *     large argument)
      * @return whether it read any
      */
-    private boolean read() {
+    private boolean read(boolean oneTask) {
         if (stop != 0 || !reading.compareAndSet(false, true)) {
             return false;
         }
         try {
+            tasksRead = oneTask ? 0 : -1;
             if (stop != 0 || shared.requests().controlledRead(this::onRequest, READ_BATCH) == 0) {
                 return false;
             }
@@ -463,7 +470,7 @@ public final class Child implements Codec.Calls, Feed {
     @Override
     public boolean poll() {
         try {
-            return read();
+            return read(true);
         } catch (Throwable fault) {
             // A VirtualMachineError: the worker thread would die of it with WORKER set, and nobody would read the
             // requests again. The reader dies of it too, which ends this JVM: so does this, and the parent settles its tasks.
@@ -482,6 +489,14 @@ public final class Child implements Codec.Calls, Feed {
     private ControlledMessageHandler.Action onRequest(int type, MutableDirectBuffer buffer, int index, int length) {
         if (stop != 0) {
             return ControlledMessageHandler.Action.ABORT; // nothing after a stop is read
+        }
+        if (type == RUN || type == RUN_STREAM) {
+            if (tasksRead > 0) {
+                return ControlledMessageHandler.Action.ABORT; // the worker thread runs the task it read first
+            }
+            if (tasksRead == 0) {
+                tasksRead = 1;
+            }
         }
         handle(type, buffer, index, length);
         return ControlledMessageHandler.Action.CONTINUE;

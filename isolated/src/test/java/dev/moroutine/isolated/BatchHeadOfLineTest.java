@@ -1,0 +1,138 @@
+package dev.moroutine.isolated;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.moroutine.Pool;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A task sent to a worker JVM starts whatever the decoding of the requests sent after it costs:
+ * the worker thread must not decode the tasks behind the one it is about to run.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class BatchHeadOfLineTest {
+
+    private static final int ROUNDS = 40;
+    private static final int START_WAIT_MILLIS = 3_000;
+
+    @Test
+    void aTaskStartsWhileTheDecodingOfTheNextOneIsHeld() throws Exception {
+        String padding = "x".repeat(100_000);
+        long pid = ProcessHandle.current().pid();
+        Pool pool = Isolated.workers(1, IsolatedOptions.defaults().register(BatchJobs.HeldDecode.class));
+        try (ServerSocket startGate = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
+                ServerSocket decodeGate = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
+                ServerSocket beforeGate = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
+            decodeGate.setSoTimeout(60_000);
+            beforeGate.setSoTimeout(60_000);
+            for (int round = 0; round < ROUNDS; round++) {
+                // A task that runs a while: the reader falls asleep meanwhile; once it is answered, the worker thread waits
+                // for its next task reading the requests itself, and the reader sleeps on.
+                CompletableFuture<Integer> before = pool.submit(Jobs.block.call(beforeGate.getLocalPort()));
+                try (Socket running = beforeGate.accept()) {
+                    assertEquals(1, running.getInputStream().read());
+                    running.getOutputStream().write(1);
+                }
+                assertEquals(beforeGate.getLocalPort(), before.get(30, TimeUnit.SECONDS));
+                CompletableFuture<Integer> first = pool.submit(BatchJobs.blockPadded.call(startGate.getLocalPort(), padding));
+                CompletableFuture<Integer> second = pool.submit(BatchJobs.held.call(new BatchJobs.HeldDecode(decodeGate.getLocalPort(), pid)));
+                Socket started = null;
+                startGate.setSoTimeout(START_WAIT_MILLIS);
+                try {
+                    started = startGate.accept();
+                } catch (SocketTimeoutException notStarted) {
+                    // below, once the second task's decoding is let go
+                }
+                String decoder;
+                try (Socket decoding = decodeGate.accept()) {
+                    decoder = new BufferedReader(new InputStreamReader(decoding.getInputStream(), StandardCharsets.UTF_8)).readLine();
+                    decoding.getOutputStream().write(1);
+                }
+                boolean stuck = started == null;
+                if (stuck) {
+                    startGate.setSoTimeout(60_000);
+                    started = startGate.accept();
+                }
+                try (Socket s = started) {
+                    assertEquals(1, s.getInputStream().read());
+                    s.getOutputStream().write(1);
+                }
+                assertEquals(startGate.getLocalPort(), first.get(30, TimeUnit.SECONDS));
+                assertEquals(decodeGate.getLocalPort(), second.get(30, TimeUnit.SECONDS));
+                if (stuck) {
+                    fail("round " + round + ": the first task did not start within " + START_WAIT_MILLIS
+                            + " ms while the decoding of the task sent after it was held (decoded on thread '" + decoder + "')");
+                }
+            }
+        } finally {
+            pool.close();
+        }
+    }
+
+    @Test
+    void aQuickTaskWithATimeoutIsNotTimedOutByTheDecodingOfTheNextOne() throws Exception {
+        long pid = ProcessHandle.current().pid();
+        Pool pool = Isolated.workers(1, IsolatedOptions.defaults().register(BatchJobs.HeldDecode.class));
+        AtomicReference<CountDownLatch> go = new AtomicReference<>();
+        try (ServerSocket decodeGate = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
+                ServerSocket beforeGate = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
+            beforeGate.setSoTimeout(60_000);
+            // Holds each decoding of a second task until the round lets it go (a killed JVM's successor decodes it again).
+            Thread releaser = Thread.ofPlatform().daemon().start(() -> {
+                for (;;) {
+                    try (Socket decoding = decodeGate.accept()) {
+                        new BufferedReader(new InputStreamReader(decoding.getInputStream(), StandardCharsets.UTF_8)).readLine();
+                        go.get().await();
+                        decoding.getOutputStream().write(1);
+                        decoding.getInputStream().read(); // until the decoding closes its end
+                    } catch (java.io.IOException | InterruptedException e) {
+                        if (decodeGate.isClosed()) {
+                            return;
+                        }
+                    }
+                }
+            });
+            for (int round = 0; round < ROUNDS; round++) {
+                CompletableFuture<Integer> before = pool.submit(Jobs.block.call(beforeGate.getLocalPort()));
+                try (Socket running = beforeGate.accept()) {
+                    assertEquals(1, running.getInputStream().read());
+                    running.getOutputStream().write(1);
+                }
+                assertEquals(beforeGate.getLocalPort(), before.get(30, TimeUnit.SECONDS));
+                go.set(new CountDownLatch(1));
+                CompletableFuture<Integer> quick = pool.submit(Jobs.square.call(7).withTimeout(Duration.ofSeconds(2)));
+                CompletableFuture<Integer> second = pool.submit(BatchJobs.held.call(new BatchJobs.HeldDecode(decodeGate.getLocalPort(), pid)));
+                Throwable failed = null;
+                try {
+                    assertEquals(49, quick.get(30, TimeUnit.SECONDS));
+                } catch (ExecutionException e) {
+                    failed = e.getCause();
+                }
+                go.get().countDown();
+                assertEquals(decodeGate.getLocalPort(), second.get(30, TimeUnit.SECONDS));
+                if (failed != null) {
+                    fail("round " + round + ": square(7), which runs for microseconds, failed: " + failed, failed);
+                }
+            }
+            assertTrue(releaser.isAlive());
+        } finally {
+            pool.close();
+        }
+    }
+}
