@@ -14,6 +14,7 @@ import dev.moroutine.stream.StreamMo1;
 import dev.moroutine.stream.StreamMo2;
 import dev.moroutine.stream.StreamMo3;
 import dev.moroutine.stream.StreamMo4;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
@@ -38,7 +39,9 @@ import org.apache.fory.memory.MemoryBuffer;
  *
  * <h2>An invocation, as bytes</h2>
  * <pre>
- * id                      Fory string, "class#field"
+ * id                      its length in bytes (var uint32), then "class#field" in UTF-8: written without
+ *                         Fory, whose every serialize call resets its reference tables (a task without
+ *                         arguments is then encoded and decoded with no Fory call at all)
  * argument count          int32
  * per argument            VALUE (byte), then the Fory-encoded value
  *                         or TASK_ARG (byte), its key (int64, see {@link Invocation#key()}), then its invocation
@@ -176,7 +179,9 @@ public final class Codec {
      */
     private static void write(Fory encoder, MemoryBuffer out, Invocation invocation, Supplier<String> where, String destination,
             boolean task) {
-        encoder.serialize(out, invocation.id());
+        byte[] id = invocation.id().getBytes(StandardCharsets.UTF_8);
+        out.writeVarUInt32(id.length);
+        out.writeBytes(id);
         Object[] args = invocation.args();
         out.writeInt32(args.length);
         for (int i = 0; i < args.length; i++) {
@@ -287,7 +292,7 @@ public final class Codec {
     }
 
     private static Invocation read(Fory decoder, MemoryBuffer in, Calls calls) {
-        String id = (String) decoder.deserialize(in);
+        String id = new String(in.readBytes(in.readVarUInt32()), StandardCharsets.UTF_8);
         Object[] args = new Object[in.readInt32()];
         for (int i = 0; i < args.length; i++) {
             byte kind = in.readByte();
