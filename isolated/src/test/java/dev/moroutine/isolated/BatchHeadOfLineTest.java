@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class BatchHeadOfLineTest {
 
-    private static final int ROUNDS = 40;
+    private static final int ROUNDS = 100;
     private static final int START_WAIT_MILLIS = 3_000;
 
     @Test

@@ -48,8 +48,9 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * task-arg is the same invocation for the same key, so the worker's cache hits) and dispatches it
  * to the worker thread, which, if it read the task itself, takes it next: a task that comes to an
  * idle worker JVM crosses no thread of its own. The worker thread's batch ends before a second
- * task: it runs the first before anything decodes the next, whose decoding may take long (a
- * class's initializer, a large argument), while the task's timer runs. The reader
+ * task (one the reader dispatched and it has not taken yet counts): it runs the first before
+ * anything decodes the next, whose decoding may take long (a class's initializer, a large
+ * argument), while the task's timer runs. The reader
  * is needed while the worker thread runs a task (a cancellation, a signal, credit or the items of
  * a stream argument must reach it then), so it reads then, and sleeps while the worker thread
  * waits.
@@ -194,8 +195,9 @@ public final class Child implements Codec.Calls, Feed {
     /** The streaming tasks dispatched to the worker thread, by sequence number, until it leaves their run. */
     private final Map<Long, StreamRun> streamRuns = new ConcurrentHashMap<>();
     /**
-     * While the worker thread reads: how many tasks it has read (0 or 1); -1 while the reader reads.
-     * Owned by whoever holds {@code reading}.
+     * While the worker thread reads: whether a task waits in its queue (1: it read one, or the reader
+     * dispatched one that it has not taken yet) or not (0); -1 while the reader reads. Owned by
+     * whoever holds {@code reading}.
      */
     private int tasksRead;
     /** The task being decoded. */
@@ -375,9 +377,9 @@ public final class Child implements Codec.Calls, Feed {
      * Reads the requests that wait, up to {@link #READ_BATCH}, unless another thread is reading, or
      * a stop was read (a stop ends the batch: nothing after it is read).
      *
-     * @param oneTask whether the batch ends before a second task (the worker thread reads: it runs
-     *     the first before anything decodes the next, which may take long: a class's initializer, a
-     *     large argument)
+     * @param oneTask whether the batch ends before a second task, counting one already queued (the
+     *     worker thread reads: it runs the first before anything decodes the next, which may take
+     *     long: a class's initializer, a large argument)
      * @return whether it read any
      */
     private boolean read(boolean oneTask) {
@@ -385,7 +387,8 @@ public final class Child implements Codec.Calls, Feed {
             return false;
         }
         try {
-            tasksRead = oneTask ? 0 : -1;
+            // A task the reader dispatched since the worker thread last looked at its queue counts as read: it runs first.
+            tasksRead = !oneTask ? -1 : worker.activeCount() > 0 ? 1 : 0;
             if (stop != 0 || shared.requests().controlledRead(this::onRequest, READ_BATCH) == 0) {
                 return false;
             }
