@@ -1,5 +1,6 @@
 package dev.moroutine.isolated;
 
+import static dev.moroutine.stream.Streaming.channel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -13,6 +14,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -22,8 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A task sent to a worker JVM starts whatever the decoding of the requests sent after it costs:
- * the worker thread must not decode the tasks behind the one it is about to run.
+ * A task sent to a worker JVM starts whatever the decoding of the requests sent after it costs
+ * (a record's constructor, a class's initializer, a large argument): the worker thread must not
+ * decode the next task, nor its own stream argument's items, before it runs the task.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class BatchHeadOfLineTest {
@@ -31,9 +34,31 @@ class BatchHeadOfLineTest {
     private static final int ROUNDS = 100;
     private static final int START_WAIT_MILLIS = 3_000;
 
+    /** Sends what a round needs: the task that must start (it connects to {@code startPort}) first, then any other. */
+    private interface Round {
+        List<CompletableFuture<Integer>> send(Pool pool, int startPort, BatchJobs.HeldDecode held);
+    }
+
     @Test
     void aTaskStartsWhileTheDecodingOfTheNextOneIsHeld() throws Exception {
         String padding = "x".repeat(100_000);
+        startsWhileADecodingIsHeld("the task sent after it", (pool, startPort, held) -> List.of(
+                pool.submit(BatchJobs.blockPadded.call(startPort, padding)), pool.submit(BatchJobs.held.call(held))));
+    }
+
+    @Test
+    void aTaskStartsWhileTheDecodingOfItsStreamArgumentsItemsIsHeld() throws Exception {
+        String padding = "x".repeat(100_000);
+        startsWhileADecodingIsHeld("its stream argument's item", (pool, startPort, held) -> List.of(
+                pool.submit(BatchJobs.startThenRead.call(startPort, padding, channel(List.of(held))))));
+    }
+
+    /**
+     * Each round, the worker thread reads the requests itself (it idles after a task that ran long
+     * enough for the reader to fall asleep), and the round's first task must start while a decoding
+     * the round caused, which the test holds, is not done.
+     */
+    private void startsWhileADecodingIsHeld(String held, Round round) throws Exception {
         long pid = ProcessHandle.current().pid();
         Pool pool = Isolated.workers(1, IsolatedOptions.defaults().register(BatchJobs.HeldDecode.class));
         try (ServerSocket startGate = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
@@ -41,23 +66,21 @@ class BatchHeadOfLineTest {
                 ServerSocket beforeGate = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
             decodeGate.setSoTimeout(60_000);
             beforeGate.setSoTimeout(60_000);
-            for (int round = 0; round < ROUNDS; round++) {
-                // A task that runs a while: the reader falls asleep meanwhile; once it is answered, the worker thread waits
-                // for its next task reading the requests itself, and the reader sleeps on.
+            for (int r = 0; r < ROUNDS; r++) {
                 CompletableFuture<Integer> before = pool.submit(Jobs.block.call(beforeGate.getLocalPort()));
                 try (Socket running = beforeGate.accept()) {
                     assertEquals(1, running.getInputStream().read());
                     running.getOutputStream().write(1);
                 }
                 assertEquals(beforeGate.getLocalPort(), before.get(30, TimeUnit.SECONDS));
-                CompletableFuture<Integer> first = pool.submit(BatchJobs.blockPadded.call(startGate.getLocalPort(), padding));
-                CompletableFuture<Integer> second = pool.submit(BatchJobs.held.call(new BatchJobs.HeldDecode(decodeGate.getLocalPort(), pid)));
+                List<CompletableFuture<Integer>> sent = round.send(pool, startGate.getLocalPort(),
+                        new BatchJobs.HeldDecode(decodeGate.getLocalPort(), pid));
                 Socket started = null;
                 startGate.setSoTimeout(START_WAIT_MILLIS);
                 try {
                     started = startGate.accept();
                 } catch (SocketTimeoutException notStarted) {
-                    // below, once the second task's decoding is let go
+                    // below, once the decoding is let go
                 }
                 String decoder;
                 try (Socket decoding = decodeGate.accept()) {
@@ -73,11 +96,13 @@ class BatchHeadOfLineTest {
                     assertEquals(1, s.getInputStream().read());
                     s.getOutputStream().write(1);
                 }
-                assertEquals(startGate.getLocalPort(), first.get(30, TimeUnit.SECONDS));
-                assertEquals(decodeGate.getLocalPort(), second.get(30, TimeUnit.SECONDS));
+                assertEquals(startGate.getLocalPort(), sent.get(0).get(30, TimeUnit.SECONDS));
+                for (CompletableFuture<Integer> other : sent.subList(1, sent.size())) {
+                    assertEquals(decodeGate.getLocalPort(), other.get(30, TimeUnit.SECONDS));
+                }
                 if (stuck) {
-                    fail("round " + round + ": the first task did not start within " + START_WAIT_MILLIS
-                            + " ms while the decoding of the task sent after it was held (decoded on thread '" + decoder + "')");
+                    fail("round " + r + ": the task did not start within " + START_WAIT_MILLIS + " ms while the decoding of "
+                            + held + " was held (decoded on thread '" + decoder + "')");
                 }
             }
         } finally {

@@ -4,6 +4,7 @@ import static dev.moroutine.Moroutine.mo;
 
 import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
+import dev.moroutine.Mo3;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -44,5 +45,18 @@ public final class BatchJobs {
             in.read();
         }
         return port;
+    });
+
+    /** Says it started on {@code port}, waits for the test's byte, then reads its stream argument whole: the port if it held one item. */
+    public static final Mo3<Integer, String, Iterable<HeldDecode>, Integer> startThenRead = mo((port, padding, items) -> {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port); InputStream in = socket.getInputStream()) {
+            socket.getOutputStream().write(1);
+            in.read();
+        }
+        int n = 0;
+        for (HeldDecode item : items) {
+            n++;
+        }
+        return n == 1 ? port : -n;
     });
 }

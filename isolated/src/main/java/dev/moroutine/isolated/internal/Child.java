@@ -47,10 +47,10 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * decodes each task ({@link Codec}: the moroutine is found by its id, {@link Definition#find}; a
  * task-arg is the same invocation for the same key, so the worker's cache hits) and dispatches it
  * to the worker thread, which, if it read the task itself, takes it next: a task that comes to an
- * idle worker JVM crosses no thread of its own. The worker thread's batch ends before a second
- * task (one the reader dispatched and it has not taken yet counts): it runs the first before
- * anything decodes the next, whose decoding may take long (a class's initializer, a large
- * argument), while the task's timer runs. The reader
+ * idle worker JVM crosses no thread of its own. The worker thread's batch ends after a task (at
+ * once if the reader dispatched one it has not taken yet): it runs the task before anything
+ * after it is decoded, which may take long (the next task's class initializer, a large argument,
+ * a stream argument's items) while the task's timer runs. The reader
  * is needed while the worker thread runs a task (a cancellation, a signal, credit or the items of
  * a stream argument must reach it then), so it reads then, and sleeps while the worker thread
  * waits.
@@ -196,8 +196,8 @@ public final class Child implements Codec.Calls, Feed {
     private final Map<Long, StreamRun> streamRuns = new ConcurrentHashMap<>();
     /**
      * While the worker thread reads: whether a task waits in its queue (1: it read one, or the reader
-     * dispatched one that it has not taken yet) or not (0); -1 while the reader reads. Owned by
-     * whoever holds {@code reading}.
+     * dispatched one that it has not taken yet), which ends its reading, or not (0); -1 while the
+     * reader reads. Owned by whoever holds {@code reading}.
      */
     private int tasksRead;
     /** The task being decoded. */
@@ -377,9 +377,9 @@ public final class Child implements Codec.Calls, Feed {
      * Reads the requests that wait, up to {@link #READ_BATCH}, unless another thread is reading, or
      * a stop was read (a stop ends the batch: nothing after it is read).
      *
-     * @param oneTask whether the batch ends before a second task, counting one already queued (the
-     *     worker thread reads: it runs the first before anything decodes the next, which may take
-     *     long: a class's initializer, a large argument)
+     * @param oneTask whether the batch ends after a task, or at once if one is already queued (the
+     *     worker thread reads: it runs the task before anything after it is decoded, which may take
+     *     long: the next task's class initializer, a large argument, a stream argument's items)
      * @return whether it read any
      */
     private boolean read(boolean oneTask) {
@@ -493,13 +493,12 @@ public final class Child implements Codec.Calls, Feed {
         if (stop != 0) {
             return ControlledMessageHandler.Action.ABORT; // nothing after a stop is read
         }
-        if (type == RUN || type == RUN_STREAM) {
-            if (tasksRead > 0) {
-                return ControlledMessageHandler.Action.ABORT; // the worker thread runs the task it read first
-            }
-            if (tasksRead == 0) {
-                tasksRead = 1;
-            }
+        if (tasksRead > 0) {
+            // The worker thread runs its task first: what follows may take long to decode too (a stream argument's items).
+            return ControlledMessageHandler.Action.ABORT;
+        }
+        if (tasksRead == 0 && (type == RUN || type == RUN_STREAM)) {
+            tasksRead = 1;
         }
         handle(type, buffer, index, length);
         return ControlledMessageHandler.Action.CONTINUE;
