@@ -195,9 +195,8 @@ public final class Child implements Codec.Calls, Feed {
     /** The streaming tasks dispatched to the worker thread, by sequence number, until it leaves their run. */
     private final Map<Long, StreamRun> streamRuns = new ConcurrentHashMap<>();
     /**
-     * While the worker thread reads: whether a task waits in its queue (1: it read one, or the reader
-     * dispatched one that it has not taken yet), which ends its reading, or not (0); -1 while the
-     * reader reads. Owned by whoever holds {@code reading}.
+     * While the worker thread reads: whether it has read a task (1), which ends its reading, or not
+     * (0); -1 while the reader reads. Owned by whoever holds {@code reading}.
      */
     private int tasksRead;
     /** The task being decoded. */
@@ -387,9 +386,10 @@ public final class Child implements Codec.Calls, Feed {
             return false;
         }
         try {
-            // A task the reader dispatched since the worker thread last looked at its queue counts as read: it runs first.
-            tasksRead = !oneTask ? -1 : worker.activeCount() > 0 ? 1 : 0;
-            if (stop != 0 || shared.requests().controlledRead(this::onRequest, READ_BATCH) == 0) {
+            tasksRead = oneTask ? 0 : -1;
+            // A task the reader dispatched since the worker thread last looked at its queue waits there: it runs first.
+            if (stop != 0 || oneTask && worker.activeCount() > 0
+                    || shared.requests().controlledRead(this::onRequest, READ_BATCH) == 0) {
                 return false;
             }
         } finally {
