@@ -54,6 +54,19 @@ class BatchHeadOfLineTest {
     }
 
     /**
+     * Runs a task that waits for the test long enough for the reader to fall asleep, and waits for its
+     * answer: the worker thread then waits for its next task reading the requests itself.
+     */
+    private static void idleAfterALongTask(Pool pool, ServerSocket gate) throws Exception {
+        CompletableFuture<Integer> before = pool.submit(Jobs.block.call(gate.getLocalPort()));
+        try (Socket running = gate.accept()) {
+            assertEquals(1, running.getInputStream().read());
+            running.getOutputStream().write(1);
+        }
+        assertEquals(gate.getLocalPort(), before.get(30, TimeUnit.SECONDS));
+    }
+
+    /**
      * Each round, the worker thread reads the requests itself (it idles after a task that ran long
      * enough for the reader to fall asleep), and the round's first task must start while a decoding
      * the round caused, which the test holds, is not done.
@@ -67,12 +80,7 @@ class BatchHeadOfLineTest {
             decodeGate.setSoTimeout(60_000);
             beforeGate.setSoTimeout(60_000);
             for (int r = 0; r < ROUNDS; r++) {
-                CompletableFuture<Integer> before = pool.submit(Jobs.block.call(beforeGate.getLocalPort()));
-                try (Socket running = beforeGate.accept()) {
-                    assertEquals(1, running.getInputStream().read());
-                    running.getOutputStream().write(1);
-                }
-                assertEquals(beforeGate.getLocalPort(), before.get(30, TimeUnit.SECONDS));
+                idleAfterALongTask(pool, beforeGate);
                 List<CompletableFuture<Integer>> sent = round.send(pool, startGate.getLocalPort(),
                         new BatchJobs.HeldDecode(decodeGate.getLocalPort(), pid));
                 Socket started = null;
@@ -134,12 +142,7 @@ class BatchHeadOfLineTest {
                 }
             });
             for (int round = 0; round < ROUNDS; round++) {
-                CompletableFuture<Integer> before = pool.submit(Jobs.block.call(beforeGate.getLocalPort()));
-                try (Socket running = beforeGate.accept()) {
-                    assertEquals(1, running.getInputStream().read());
-                    running.getOutputStream().write(1);
-                }
-                assertEquals(beforeGate.getLocalPort(), before.get(30, TimeUnit.SECONDS));
+                idleAfterALongTask(pool, beforeGate);
                 go.set(new CountDownLatch(1));
                 CompletableFuture<Integer> quick = pool.submit(Jobs.square.call(7).withTimeout(Duration.ofSeconds(2)));
                 CompletableFuture<Integer> second = pool.submit(BatchJobs.held.call(new BatchJobs.HeldDecode(decodeGate.getLocalPort(), pid)));
