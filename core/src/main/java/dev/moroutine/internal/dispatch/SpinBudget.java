@@ -30,7 +30,7 @@ package dev.moroutine.internal.dispatch;
  * <p>A {@linkplain #yielding yielding} budget is for hand-offs along a chain of more threads than
  * cores, as a task to a worker JVM takes (the caller, the pump and the child's worker thread, which
  * reads the requests while it waits: three threads for one round trip on two cores, four while the
- * child's reader stands in for a busy worker thread). There, a spinner that holds its core
+ * child's reader is awake too). There, a spinner that holds its core
  * starves the next thread of the chain, and a thread that parks lets its core halt, which in a
  * virtual machine takes tens of microseconds to wake. So each step of its wait yields the core
  * ({@link Thread#yield}) to whatever is runnable, and the wait keeps its whole budget, never

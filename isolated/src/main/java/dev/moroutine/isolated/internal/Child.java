@@ -52,12 +52,14 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * after it is decoded, which may take long (the next task's class initializer, a large argument,
  * a stream argument's items) while the task's timer runs. The reader
  * is needed while the worker thread runs a task (a cancellation, a signal, credit or the items of
- * a stream argument must reach it then), so it reads then, and sleeps while the worker thread
- * waits.
+ * a stream argument must reach it then), so it reads then, and leaves the ring to the worker
+ * thread while that waits.
  *
  * <p>Who watches the ring is in {@code watching}: the reader while awake, the worker thread while
- * it waits. The reader with nothing to read yields for a while if the worker thread runs a task,
- * then sleeps in a {@link Selector} on the doorbell socket; the worker thread stops watching when it
+ * it waits. The reader with nothing to read yields for a while (reading again once there is
+ * something and the worker thread does not watch: awake as the worker thread takes a task, it reads
+ * what follows that task without being woken), then sleeps in a {@link Selector} on the doorbell
+ * socket; the worker thread stops watching when it
  * takes a task or parks. The one who leaves nobody watching announces it in the shared file, then
  * looks at the ring once more (see {@link SharedFile}): the parent rings the doorbell for its next
  * request, and a request already there wakes the reader at once ({@link Selector#wakeup()}). Each
@@ -401,22 +403,22 @@ public final class Child implements Codec.Calls, Feed {
         return true;
     }
 
-    /** The reader found nothing to read: it waits, yielding while the worker thread runs a task, then sleeps. */
+    /**
+     * The reader found nothing to read: it waits, yielding, then sleeps. While the worker thread
+     * watches, the ring is the worker thread's (it reads what comes until it takes a task) and the
+     * reader reads again only once it has taken one: awake then, it takes what follows that task
+     * without the worker thread having to wake it (a system call per task of a pipelining parent).
+     */
     private void idle(RingBuffer requests) {
-        if ((watching.get() & WORKER) == 0) {
-            long budget = idleSpin.next();
-            long start = System.nanoTime();
-            for (int spins = 1; idleSpin.pause(start, spins, budget); spins++) {
-                if (requests.size() > 0 || stop != 0) {
-                    idleSpin.ended(start, budget, true);
-                    return;
-                }
-                if ((watching.get() & WORKER) != 0) {
-                    break; // the worker thread watches: it reads what comes until it takes a task
-                }
+        long budget = idleSpin.next();
+        long start = System.nanoTime();
+        for (int spins = 1; idleSpin.pause(start, spins, budget); spins++) {
+            if (stop != 0 || requests.size() > 0 && (watching.get() & WORKER) == 0) {
+                idleSpin.ended(start, budget, true);
+                return;
             }
-            idleSpin.ended(start, budget, false);
         }
+        idleSpin.ended(start, budget, false);
         if (unwatch(READER)) {
             return; // a request came as it stopped watching
         }
