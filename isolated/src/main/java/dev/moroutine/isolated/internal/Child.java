@@ -52,8 +52,8 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
  * after it is decoded, which may take long (the next task's class initializer, a large argument,
  * a stream argument's items) while the task's timer runs. The reader
  * is needed while the worker thread runs a task (a cancellation, a signal, credit or the items of
- * a stream argument must reach it then), so it reads then, and leaves the ring to the worker
- * thread while that waits.
+ * a stream argument must reach it then), so it reads then, and, once it has found nothing to read,
+ * leaves the ring to the worker thread while that waits.
  *
  * <p>Who watches the ring is in {@code watching}: the reader while awake, the worker thread while
  * it waits. The reader with nothing to read yields for a while (reading again once there is
@@ -406,8 +406,9 @@ public final class Child implements Codec.Calls, Feed {
     /**
      * The reader found nothing to read: it waits, yielding, then sleeps. While the worker thread
      * watches, the ring is the worker thread's (it reads what comes until it takes a task) and the
-     * reader reads again only once it has taken one: awake then, it takes what follows that task
-     * without the worker thread having to wake it (a system call per task of a pipelining parent).
+     * reader reads again only once it stops watching (it took a task, or it parks): awake then, it
+     * takes what follows that task without the worker thread having to wake it (a system call per
+     * task of a pipelining parent).
      */
     private void idle(RingBuffer requests) {
         long budget = idleSpin.next();
