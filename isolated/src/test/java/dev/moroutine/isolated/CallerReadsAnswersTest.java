@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moroutine.Pool;
+import dev.moroutine.Task;
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.WorkerDiedException;
 import dev.moroutine.WorkerHandle;
@@ -82,6 +83,44 @@ class CallerReadsAnswersTest {
             }
             assertEquals(expected, chained.get(), "every dependent stage ran once");
             assertEquals(0, worker.activeCount());
+        }
+    }
+
+    @Test
+    void answersThatComeAfterPipeliningCallersLeftAreStillRead() throws Exception {
+        int inFlight = 64;
+        try (Pool pool = Isolated.workers(1); ExecutorService callers = Executors.newFixedThreadPool(2)) {
+            for (int round = 0; round < 200; round++) {
+                // Nobody waits for the last answers: the pump, waiting beside the callers as they left, or woken by the child, reads them.
+                CountDownLatch answered = new CountDownLatch(2 * inFlight);
+                AtomicLong sum = new AtomicLong();
+                List<Future<?>> runs = new ArrayList<>();
+                for (int c = 0; c < 2; c++) {
+                    int caller = c;
+                    runs.add(callers.submit(() -> {
+                        for (int i = 0; i < inFlight; i++) {
+                            Task<Integer> task = Jobs.add.call(i, caller);
+                            // Every 7th goes through the pump (a timeout needs it), whose wake-up the waiting pump must not miss.
+                            CompletableFuture<Integer> answer = pool.submit(i % 7 == 0 ? task.withTimeout(Duration.ofMinutes(5)) : task);
+                            answer.thenAccept(value -> {
+                                sum.addAndGet(value);
+                                answered.countDown();
+                            });
+                            if (i % 8 == 7) {
+                                assertEquals(i + caller, answer.get(60, TimeUnit.SECONDS)); // watches a while, then leaves
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> run : runs) {
+                    run.get(60, TimeUnit.SECONDS);
+                }
+                assertTrue(answered.await(60, TimeUnit.SECONDS), "round " + round + ": " + answered.getCount() + " answers unread");
+                // 0 + 1 + … + 63 from each caller, and caller 1 adds 1 to each of its tasks.
+                assertEquals(2L * (inFlight * (inFlight - 1) / 2) + inFlight, sum.get(), "round " + round);
+            }
+            assertEquals(0, pool.workers().getFirst().activeCount());
         }
     }
 

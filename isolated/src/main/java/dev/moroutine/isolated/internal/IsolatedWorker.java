@@ -55,11 +55,14 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * <h2>Callers read answers</h2>
  * A caller waiting for an answer (spinning, through {@link #callerFeed()}) counts itself in
  * {@code watching}, which also holds {@link #PUMP} while the pump is awake. While a caller watches,
- * the pump does not spin, unless it has just sent tasks from the outbox (tasks that need it: a
- * timeout, a signal, a stream; the callers' next ones will too, and a sleeping pump would cost each
- * a wake-up): it sleeps, releasing {@code pumping}, and a caller that takes the lock
- * ({@code tryLock}: never waiting for it) reads the reply ring as the pump would, with the same
- * code, so an answer crosses no thread of its own to reach a waiting caller. Whoever holds the lock
+ * the pump does not spin holding {@code pumping}, unless it has just sent tasks from the outbox
+ * (tasks that need it: a timeout, a signal, a stream; the callers' next ones will too, and a
+ * sleeping pump would cost each a wake-up): it releases {@code pumping}, waits yielding for the idle
+ * budget, still watching, then sleeps; a caller that takes the lock ({@code tryLock}: never
+ * waiting for it) reads the reply ring as the pump would, with the same code, so an answer crosses
+ * no thread of its own to reach a waiting caller. The pump, awake in that wait, reads the answers
+ * that come while no caller watches (a pipelining caller between two waits), so the child need not
+ * ring for them; this JVM's threads wake it there as if it slept ({@code parked}). Whoever holds the lock
  * is the pump for that moment; the pump takes it back when it wakes (waiting for a caller's batch).
  * So the pump's state (the tasks in flight, the JVM, its mapped file, which is unmapped only under
  * the lock) has one owner at a time, and the lock orders their writes; so a stream's items, which
@@ -950,12 +953,41 @@ public final class IsolatedWorker implements Worker {
         return false;
     }
 
+    /**
+     * While callers watch the reply ring: waits yielding the core, for the idle budget, without the
+     * lock, so that the callers read the answers meanwhile; whether work came. The pump still
+     * watches, so the last caller to stop watching leaves the answers that come next to it, and the
+     * child need not ring; this JVM's threads wake it as if it slept ({@code parked}).
+     */
+    private boolean spunBesideCallers() {
+        RingBuffer replies = child.shared().replies();
+        int stage = lifecycle;
+        parked = 1;
+        pumping.unlock();
+        boolean work = false;
+        try {
+            long budget = idleSpin.next();
+            long start = System.nanoTime();
+            for (int spins = 1; !work && idleSpin.pause(start, spins, budget); spins++) {
+                // What wakes a sleeping pump without wake() (a stop, the JVM's exit, a timer) is looked at too.
+                work = parked == 0 || watching.get() == PUMP && replies.size() > 0 || exited || overtime || lifecycle != stage;
+            }
+        } finally {
+            pumping.lock();
+            parked = 0; // a wake that came meanwhile left the selector woken: its next select returns at once
+        }
+        return work;
+    }
+
     private void idle() throws IOException {
         // Not while the request ring stays full: room comes when the child's reader catches up, which may take
         // long (a slow decode, a pause), and a yielding spin after each of the sleeps below would keep a core busy.
         boolean forCallers = carrying;
         carrying = false;
         if (fullAt < 0 && (forCallers || watching.get() == PUMP) && spunIntoWork(forCallers)) {
+            return;
+        }
+        if (fullAt < 0 && watching.get() != PUMP && spunBesideCallers()) {
             return;
         }
         SharedFile shared = child.shared();
