@@ -46,11 +46,12 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * else, holding {@code pumping}: it moves tasks from the outbox into the request ring, reads the
  * reply ring and completes the executions (so dependent stages without {@code Async} run on it, or
  * on a caller that reads answers: see below), starts and replaces the JVM, and stops it. With
- * nothing to do it spins briefly (unless callers watch), then sleeps in a {@link Selector} on the
+ * nothing to do it spins briefly (without the lock while callers watch), then sleeps in a {@link Selector} on the
  * doorbell socket, having announced it in {@code parked} (for this JVM's threads, which wake it
  * with {@link Selector#wakeup()}) and in the shared file (for the child, which rings the socket):
  * see {@link SharedFile} for the hand-shake. A dispatch offers, then reads {@code parked}; the
- * pump writes {@code parked}, then looks at the outbox; both are volatile, so one sees the other.
+ * pump writes {@code parked}, then looks at the outbox (before it sleeps, and before it spins
+ * without the lock); both are volatile, so one sees the other.
  *
  * <h2>Callers read answers</h2>
  * A caller waiting for an answer (spinning, through {@link #callerFeed()}) counts itself in
@@ -963,6 +964,11 @@ public final class IsolatedWorker implements Worker {
         RingBuffer replies = child.shared().replies();
         int stage = lifecycle;
         parked = 1;
+        wakeForCredit();
+        if (hasWork()) { // what came before parked was written, whose wake() did nothing
+            parked = 0;
+            return true;
+        }
         pumping.unlock();
         boolean work = false;
         try {
@@ -977,6 +983,15 @@ public final class IsolatedWorker implements Worker {
             parked = 0; // a wake that came meanwhile left the selector woken: its next select returns at once
         }
         return work;
+    }
+
+    /** Before the pump waits without the lock: the consumer's take that makes the current stream's next credit due wakes it. */
+    private void wakeForCredit() {
+        Entry current = current();
+        if (current != null && current.output != null) {
+            // That take, not every take: each wake is a system call.
+            current.output.wakeOnConsumption(current.credited + creditStep(current), this::wake);
+        }
     }
 
     private void idle() throws IOException {
@@ -999,11 +1014,7 @@ public final class IsolatedWorker implements Worker {
         if (full) {
             shared.wantRoom(true);
         }
-        Entry current = current();
-        if (current != null && current.output != null) {
-            // The take that makes the next credit due wakes the pump, not every take: each wake is a system call.
-            current.output.wakeOnConsumption(current.credited + creditStep(current), this::wake);
-        }
+        wakeForCredit();
         if (hasWork()) {
             watching.addAndGet(PUMP);
             parked = 0;
