@@ -240,6 +240,11 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
             return new Prepared<>(null, task.future());
         }
 
+        /** The execution; null for a task that runs on no worker. */
+        Execution<?> execution() {
+            return execution;
+        }
+
         /** The call it is an execution of; null for a task that runs on no worker. */
         Call<?> call() {
             return execution != null ? (Call<?>) execution.invocation() : null;

@@ -6,6 +6,7 @@ import dev.moroutine.Pool;
 import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
+import dev.moroutine.internal.dispatch.Batch;
 import dev.moroutine.internal.dispatch.Execution;
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.ThreadWorker;
@@ -275,8 +276,17 @@ public final class WorkerPool implements Pool, WorkerGroup {
             for (Task<? extends R> task : tasks) {
                 prepared.add(task instanceof Call<? extends R> call ? call.prepare(this) : Call.Prepared.attached(task));
             }
+            // The pool's thread workers run the calls in this order, whichever each is sent to (see Batch).
+            Batch batch = new Batch(prepared.size());
+            int added = 0;
             for (Call.Prepared<? extends R> next : prepared) {
-                futures.add(next.call() != null ? sendPlaced(next) : next.sendTo(null));
+                if (next.call() == null) {
+                    futures.add(next.sendTo(null));
+                    continue;
+                }
+                batch.add(added, next.execution());
+                futures.add(sendPlaced(next));
+                batch.sent(++added);
             }
         } catch (RuntimeException | Error refused) { // refused, or the pool closed part-way: still wait for what was sent
             failure = refused;

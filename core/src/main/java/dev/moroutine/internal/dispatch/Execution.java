@@ -92,6 +92,9 @@ public final class Execution<R> extends CompletableFuture<R> {
     private volatile int runState;
     /** Whether another worker of the pool may take it while it waits: written before the queue hand-off. */
     private boolean stealable;
+    /** The {@code runAll} it belongs to, and its position there; null for none. Written before the queue hand-off. */
+    private Batch batch;
+    private int indexInBatch;
     /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */
     private AbortController stopSignal;
     /** Told when this execution completes; null for nobody. See {@link #onSettled}. */
@@ -333,6 +336,22 @@ public final class Execution<R> extends CompletableFuture<R> {
             Thread current = Thread.currentThread();
             current.getUncaughtExceptionHandler().uncaughtException(current, broken);
         }
+    }
+
+    /** Joins a batch before it is sent; see {@link Batch#add}. */
+    void joinBatch(Batch joined, int index) {
+        batch = joined;
+        indexInBatch = index;
+    }
+
+    /** The batch it belongs to, or null. */
+    Batch batch() {
+        return batch;
+    }
+
+    /** Its position in its batch. */
+    int indexInBatch() {
+        return indexInBatch;
     }
 
     /** Whether a worker has claimed (or run) it: it no longer waits to be taken. */
