@@ -114,10 +114,19 @@ public class CpuBoundBenchmark {
     public static long[] numbers(String batch) {
         return switch (batch) {
             case EVEN -> LongStream.generate(() -> PRIME).limit(TASKS).toArray();
-            case MIXED -> new SplittableRandom(MIXED_TASKS).ints(MIXED_TASKS, 0, PRIMES_OF_MIXED_COST.length)
-                    .mapToLong(i -> PRIMES_OF_MIXED_COST[i]).toArray();
+            case MIXED -> mixed(MIXED_TASKS);
             default -> throw new IllegalArgumentException("unknown batch \"" + batch + "\": give " + EVEN + " or " + MIXED);
         };
+    }
+
+    /**
+     * {@link #MIXED_TASKS} primes of mixed size in the order a seed gives; the {@value #MIXED} batch's seed is {@link #MIXED_TASKS}.
+     *
+     * @param seed the order's seed
+     * @return the primes
+     */
+    public static long[] mixed(long seed) {
+        return new SplittableRandom(seed).ints(MIXED_TASKS, 0, PRIMES_OF_MIXED_COST.length).mapToLong(i -> PRIMES_OF_MIXED_COST[i]).toArray();
     }
 
     /**
