@@ -70,8 +70,11 @@ class SiblingChoiceTest {
         while (System.nanoTime() - lastAt[0] < 25_000) {
             Thread.onSpinWait(); // the look interval, not a wait for another thread
         }
+        Execution<?> taken = (Execution<?>) TAKE.invoke(taker);
+        // Timed from the look's end: the worker timed it from within, so the next look is surely past the
+        // interval, however long a (first, reflective) call took.
         lastAt[0] = System.nanoTime();
-        return (Execution<?>) TAKE.invoke(taker);
+        return taken;
     }
 
     private static List<Execution<Object>> send(ThreadWorker worker, int count, java.util.function.Supplier<Invocation> task) {
