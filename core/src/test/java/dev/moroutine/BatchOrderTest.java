@@ -56,13 +56,6 @@ class BatchOrderTest {
         return release.await(60, TimeUnit.SECONDS);
     });
     static final Mo2<AtomicIntegerArray, Integer, Integer> markAfterWork = mo(BatchOrderTest::mark);
-    /** As {@code markAfterWork}, but the first two wait for {@code gate}: they hold both threads of a pool of two. */
-    static final Mo3<AtomicIntegerArray, Integer, CountDownLatch, Integer> gatedMark = mo((runs, i, gate) -> {
-        if (i < 2 && !gate.await(60, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the gate never opened");
-        }
-        return mark(runs, i);
-    });
     static final Mo1<Integer, Integer> recurse = mo(BatchOrderTest::depth);
 
     /** Works 40 µs (every seventh) or 0–2 µs, then counts a run of task {@code i}. */
@@ -117,8 +110,10 @@ class BatchOrderTest {
                 }
             }
             String held = starts.stream().filter(s -> s.startsWith("0@")).findFirst().orElseThrow().substring(2);
+            // Task 6 is left out: exposed only once its own dispatch has returned, which the wait above does not
+            // cover, it may run as soon as a thread comes to it, as any task not exposed yet.
             List<Integer> free = starts.stream().filter(s -> !s.endsWith("@" + held))
-                    .map(s -> Integer.valueOf(s.substring(0, s.indexOf('@')))).toList();
+                    .map(s -> Integer.valueOf(s.substring(0, s.indexOf('@')))).filter(i -> i != 6).toList();
             assertEquals(List.of(1, 2, 3, 4, 5), free.subList(0, Math.min(free.size(), 5)), "round " + round + ": " + starts);
         }
     }
@@ -173,19 +168,25 @@ class BatchOrderTest {
     void aBatchInFlightWhenThePoolStopsNeverHangs(boolean terminate) throws Exception {
         for (int round = 0; round < Stress.scaled(150); round++) {
             AtomicIntegerArray runs = new AtomicIntegerArray(200);
-            CountDownLatch gate = new CountDownLatch(1);
             List<Task<Integer>> batch = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
-                batch.add(gatedMark.call(runs, i, gate));
+                batch.add(markAfterWork.call(runs, i));
             }
             Pool pool = workers(2);
+            // Both workers held while the batch is sent, so that it is all queued before any of it runs.
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch started = new CountDownLatch(2);
+            for (WorkerHandle worker : pool.workers()) {
+                pool.submit(assign(worker, hold.call(started, release)));
+            }
+            assertTrue(started.await(60, TimeUnit.SECONDS));
             CompletableFuture<List<Integer>> caller = CompletableFuture.supplyAsync(() -> pool.runAll(batch), Thread::startVirtualThread);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (pool.workers().stream().mapToInt(WorkerHandle::activeCount).sum() < 200) { // all sent, none run yet
+            while (pool.workers().stream().mapToInt(WorkerHandle::activeCount).sum() < 2 + 200) {
                 assertTrue(System.nanoTime() < deadline, "round " + round + ": the batch was never all sent");
                 Thread.onSpinWait();
             }
-            gate.countDown();
+            release.countDown();
             while (runs.get(20 + round % 150) == 0 && !caller.isDone()) { // part-way
                 assertTrue(System.nanoTime() < deadline, "round " + round + ": the batch never got part-way");
                 Thread.onSpinWait();

@@ -267,6 +267,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
         checkOpen(tasks);
         List<Call.Prepared<? extends R>> prepared = new ArrayList<>(tasks.size());
         List<CompletableFuture<? extends R>> futures = new ArrayList<>(tasks.size());
+        Batch batch = null;
         Throwable failure = null;
         try {
             // Every execution is built, so every channel end it takes directly reserved, before the
@@ -277,7 +278,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
                 prepared.add(task instanceof Call<? extends R> call ? call.prepare(this) : Call.Prepared.attached(task));
             }
             // The pool's thread workers run the calls in this order, whichever each is sent to (see Batch).
-            Batch batch = new Batch(prepared.size());
+            batch = new Batch(prepared.size());
             int added = 0;
             for (Call.Prepared<? extends R> next : prepared) {
                 if (next.call() == null) {
@@ -306,6 +307,9 @@ public final class WorkerPool implements Pool, WorkerGroup {
             } catch (RuntimeException e) {
                 failures[i] = e;
             }
+        }
+        if (batch != null) {
+            batch.ended();
         }
         for (RuntimeException e : failures) {
             if (e == null) {

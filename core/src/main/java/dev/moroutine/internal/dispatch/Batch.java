@@ -1,5 +1,6 @@
 package dev.moroutine.internal.dispatch;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -15,7 +16,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * only hands executions out; a worker still {@linkplain Execution#claim claims} one before it runs
  * it, against its owner and any other taker, so each runs exactly once.
  *
- * <p>Added and exposed by the one thread that sends the batch; read by any worker of its pool.
+ * <p>An execution handed out leaves the batch, and {@link #ended} lets go of the rest: a worker
+ * that keeps the batch (to take its next) keeps no results reachable.
+ *
+ * <p>Added, exposed and ended by the one thread that sends the batch; read by any worker of its pool.
  */
 public final class Batch {
 
@@ -54,6 +58,15 @@ public final class Batch {
         sent = count;
     }
 
+    /**
+     * The batch's caller has every result: it lets go of the executions not handed out (run where
+     * they were placed, or taken by an idle sibling), which a worker's last batch or an execution's
+     * reference to its batch would otherwise keep reachable.
+     */
+    public void ended() {
+        Arrays.fill(executions, null);
+    }
+
     /** Whether the cursor may hand out the execution at {@code index}: it was admitted. */
     boolean exposes(int index) {
         return index < sent;
@@ -67,7 +80,11 @@ public final class Batch {
                 return null;
             }
             if (next.compareAndSet(index, index + 1)) {
-                return executions[index];
+                Execution<?> execution = executions[index];
+                executions[index] = null; // handed out: the batch no longer keeps it (or its result) reachable
+                if (execution != null) { // null once the batch has ended
+                    return execution;
+                }
             }
         }
     }
