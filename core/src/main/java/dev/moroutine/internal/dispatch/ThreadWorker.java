@@ -95,8 +95,8 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * takes the next task of the batch, not the next one that was placed on it, and a long task near
  * the end starts as soon as a thread is free (a batch of 64 tests of mixed cost on 2 threads: the
  * threads waited 36–145 µs at the end of each batch, against 7–43 for a ForkJoinPool, and 8–37 this
- * way; {@code BatchTimeline} in the bench). One that is not exposed yet (its dispatch has not returned to the batch's sender) runs as
- * any other. A stopping worker takes nothing from a batch.
+ * way; {@code BatchTimeline} in the bench). One that is not exposed yet (its dispatch has not
+ * returned to the batch's sender) runs as any other. A stopping worker takes nothing from a batch.
  *
  * <h2>Idle dedicated workers</h2>
  * A dedicated worker (no pool) parks for at most the {@link IdleTimeout}. When that passes with
