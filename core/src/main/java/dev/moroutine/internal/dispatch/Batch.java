@@ -5,10 +5,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The executions of one {@code runAll}, which the pool's thread workers take in the order they
- * were sent, whichever worker each was sent to: a worker that takes one of the batch from its
- * queue runs the batch's oldest execution that nobody has taken yet instead (see {@link
- * ThreadWorker}), so the batch runs as if its workers pulled it from one queue, and a worker that
- * is free early does not wait behind a long task queued at its sibling.
+ * were sent, whichever worker each was sent to: a worker whose queue's head is one of the batch
+ * runs the batch's oldest execution that nobody has taken yet instead, and leaves the head queued
+ * (see {@link ThreadWorker}), so the batch runs as if its workers pulled it from one queue, and a
+ * worker that is free early does not wait behind a long task queued at its sibling.
  *
  * <p>Each execution is {@linkplain #add added} before it is sent and {@linkplain #sent exposed}
  * once its worker has admitted it: the cursor never hands out an execution that no worker
