@@ -94,7 +94,7 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * order it was sent, as if the pool's threads pulled it from one queue: a thread that is free early
  * takes the next task of the batch, not the next one that was placed on it, and a long task near
  * the end starts as soon as a thread is free (a batch of 64 tests of mixed cost on 2 threads: the
- * threads waited 36–145 µs at the end of each batch, against 7–43 for a ForkJoinPool, and 8–37 this
+ * threads waited 62–99 µs at the end of each batch, against 6–40 for a ForkJoinPool, and 7–34 this
  * way; {@code BatchTimeline} in the bench). One that is not exposed yet (its dispatch has not
  * returned to the batch's sender) runs as any other. A stopping worker takes nothing from a batch.
  *
