@@ -9,6 +9,7 @@ import dev.moroutine.Mo1;
 import dev.moroutine.Mo2;
 import dev.moroutine.PoolOptions;
 import dev.moroutine.Pool;
+import dev.moroutine.Task;
 import dev.moroutine.testing.Stress;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -99,12 +100,14 @@ class StreamingRobustnessTest {
     void oneChannelConsumerQuittingEarlyDoesNotFailTheOthers() {
         Channel<Integer> channel = channel(upTo.call(20_000), 4);
         try (Pool pool = workers(3)) {
-            long received = 0;
-            List<CompletableFuture<Long>> counts = new ArrayList<>();
-            // The counters attach first: a quitter alone would end the channel (every consumer closed).
-            for (int i = 1; i < 3; i++) counts.add(pool.submit(assign(pool.workers().get(i), countAll.call(channel))));
-            int quitterGot = pool.submit(assign(pool.workers().get(0), firstThenQuit.call(channel))).join();
-            for (CompletableFuture<Long> count : counts) received += count.join();
+            // One runAll, so that all three consumers are reserved before any runs: submitted one by one, the
+            // first counter could drain the channel and end it before the next was even submitted ("has ended").
+            List<Number> results = pool.runAll(List.<Task<? extends Number>>of(
+                    assign(pool.workers().get(1), countAll.call(channel)),
+                    assign(pool.workers().get(2), countAll.call(channel)),
+                    assign(pool.workers().get(0), firstThenQuit.call(channel))));
+            long received = results.get(0).longValue() + results.get(1).longValue();
+            int quitterGot = results.get(2).intValue();
             // The quitter drops what it pulled and did not take: at most its run of 4, one of which it took.
             // Consumers pull as they go, so the counters may have taken every item before it asked (-1).
             if (quitterGot == -1) {
