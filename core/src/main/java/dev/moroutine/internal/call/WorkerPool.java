@@ -7,6 +7,7 @@ import dev.moroutine.Signal;
 import dev.moroutine.Task;
 import dev.moroutine.WorkerHandle;
 import dev.moroutine.internal.dispatch.Batch;
+import dev.moroutine.internal.dispatch.BatchesUnderWay;
 import dev.moroutine.internal.dispatch.Execution;
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.ThreadWorker;
@@ -91,6 +92,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
     private final Duration taskTimeout;
     private final int highWaterMark;
     private final SpinGate spinGate = new SpinGate();
+    private final BatchesUnderWay batches = new BatchesUnderWay();
     private final AbortController shutdown = new AbortController();
     private volatile int state = OPEN;
     private volatile Duration warningInterval = HELD_WARNING_INTERVAL;
@@ -279,6 +281,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
             }
             // The pool's thread workers run the calls in this order, whichever each is sent to (see Batch).
             batch = new Batch(prepared.size());
+            batches.started(); // ended below, once every result is in
             int added = 0;
             for (Call.Prepared<? extends R> next : prepared) {
                 if (next.call() == null) {
@@ -299,17 +302,21 @@ public final class WorkerPool implements Pool, WorkerGroup {
         RuntimeException[] failures = new RuntimeException[futures.size()];
         // Last sent first: it is the likeliest to finish last, so the caller usually parks once for the
         // batch instead of waking for each task while the workers still compute.
-        for (int i = results.length - 1; i >= 0; i--) {
-            try {
-                results[i] = futures.get(i) instanceof Execution<? extends R> execution
-                        ? Waiting.await(execution)
-                        : futures.get(i).join(); // a stream, already open
-            } catch (RuntimeException e) {
-                failures[i] = e;
+        try {
+            for (int i = results.length - 1; i >= 0; i--) {
+                try {
+                    results[i] = futures.get(i) instanceof Execution<? extends R> execution
+                            ? Waiting.await(execution)
+                            : futures.get(i).join(); // a stream, already open
+                } catch (RuntimeException e) {
+                    failures[i] = e;
+                }
             }
-        }
-        if (batch != null) {
-            batch.ended();
+        } finally {
+            if (batch != null) {
+                batch.ended();
+                batches.ended();
+            }
         }
         for (RuntimeException e : failures) {
             if (e == null) {
@@ -429,6 +436,11 @@ public final class WorkerPool implements Pool, WorkerGroup {
     @Override
     public SpinGate spinGate() {
         return spinGate;
+    }
+
+    @Override
+    public BatchesUnderWay batches() {
+        return batches;
     }
 
     @Override

@@ -61,4 +61,14 @@ public interface WorkerGroup {
     default SpinGate spinGate() {
         return null;
     }
+
+    /**
+     * The group's {@code runAll} batches under way: its thread workers keep a batch's order only while
+     * there is one.
+     *
+     * @return the count, or null if the group sends no batches
+     */
+    default BatchesUnderWay batches() {
+        return null;
+    }
 }

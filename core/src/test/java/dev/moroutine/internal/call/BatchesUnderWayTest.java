@@ -1,0 +1,125 @@
+package dev.moroutine.internal.call;
+
+import static dev.moroutine.Moroutine.mo;
+import static dev.moroutine.Moroutine.workers;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.moroutine.Mo1;
+import dev.moroutine.Mo2;
+import dev.moroutine.Pool;
+import dev.moroutine.Task;
+import dev.moroutine.TaskFailedException;
+import dev.moroutine.internal.dispatch.BatchesUnderWay;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A pool counts its {@code runAll} batches from before the first task is sent to after the last
+ * result is in, on every way a batch ends, so that its workers keep a batch's order while one runs
+ * and take their queue's head directly once none does (a count left above zero would keep every
+ * task on the slower path for good).
+ */
+@Timeout(120)
+class BatchesUnderWayTest {
+
+    static final Mo2<CountDownLatch, CountDownLatch, Integer> held = mo((started, release) -> {
+        started.countDown();
+        return release.await(60, TimeUnit.SECONDS) ? 1 : 0;
+    });
+    static final Mo1<Integer, Integer> failsOnThree = mo(i -> {
+        if (i == 3) {
+            throw new IllegalArgumentException("task 3 fails");
+        }
+        return i;
+    });
+
+    private static BatchesUnderWay batches(Pool pool) {
+        return ((WorkerPool) pool).batches();
+    }
+
+    @Test
+    void aBatchIsUnderWayWhileItRunsAndNotOnceItsResultsAreIn() throws Exception {
+        try (Pool pool = workers(2)) {
+            assertFalse(batches(pool).any(), "a new pool");
+            CountDownLatch started = new CountDownLatch(2);
+            CountDownLatch release = new CountDownLatch(1);
+            CompletableFuture<List<Integer>> caller = CompletableFuture.supplyAsync(
+                    () -> pool.runAll(List.of(held.call(started, release), held.call(started, release))), Thread::startVirtualThread);
+            assertTrue(started.await(60, TimeUnit.SECONDS), "both tasks started");
+            assertTrue(batches(pool).any(), "while its tasks run");
+            release.countDown();
+            assertEquals(List.of(1, 1), caller.get(60, TimeUnit.SECONDS));
+            assertFalse(batches(pool).any(), "once its results are in");
+        }
+    }
+
+    @Test
+    void aBatchWithAFailedTaskEndsToo() {
+        try (Pool pool = workers(2)) {
+            List<Task<Integer>> tasks = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                tasks.add(failsOnThree.call(i));
+            }
+            for (int round = 0; round < 50; round++) {
+                TaskFailedException failed = assertThrows(TaskFailedException.class, () -> pool.runAll(tasks));
+                assertEquals("task 3 fails", failed.getCause().getMessage());
+                assertFalse(batches(pool).any(), "round " + round);
+            }
+            assertEquals(List.of(0, 1, 2), pool.runAll(tasks.subList(0, 3)), "the pool goes on");
+            assertFalse(batches(pool).any());
+        }
+    }
+
+    @Test
+    void overlappingBatchesAreUnderWayUntilTheLastEnds() throws Exception {
+        try (Pool pool = workers(2)) {
+            CountDownLatch firstStarted = new CountDownLatch(1);
+            CountDownLatch releaseFirst = new CountDownLatch(1);
+            CompletableFuture<List<Integer>> first = CompletableFuture.supplyAsync(
+                    () -> pool.runAll(List.of(held.call(firstStarted, releaseFirst))), Thread::startVirtualThread);
+            assertTrue(firstStarted.await(60, TimeUnit.SECONDS));
+            CountDownLatch secondStarted = new CountDownLatch(1);
+            CountDownLatch releaseSecond = new CountDownLatch(1);
+            CompletableFuture<List<Integer>> second = CompletableFuture.supplyAsync(
+                    () -> pool.runAll(List.of(held.call(secondStarted, releaseSecond))), Thread::startVirtualThread);
+            assertTrue(secondStarted.await(60, TimeUnit.SECONDS));
+            releaseFirst.countDown();
+            assertEquals(List.of(1), first.get(60, TimeUnit.SECONDS));
+            assertTrue(batches(pool).any(), "the second batch still runs");
+            releaseSecond.countDown();
+            assertEquals(List.of(1), second.get(60, TimeUnit.SECONDS));
+            assertFalse(batches(pool).any());
+        }
+    }
+
+    @Test
+    void aBatchRefusedByAClosedPoolNeverStarts() {
+        Pool pool = workers(2);
+        pool.close();
+        assertThrows(RejectedExecutionException.class, () -> pool.runAll(List.of(failsOnThree.call(1))));
+        assertFalse(batches(pool).any());
+    }
+
+    @Test
+    void aBatchWhosePoolIsTerminatedMidwayEnds() throws Exception {
+        Pool pool = workers(2);
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<List<Integer>> caller = CompletableFuture.supplyAsync(
+                () -> pool.runAll(List.of(held.call(started, release), held.call(started, release))), Thread::startVirtualThread);
+        assertTrue(started.await(60, TimeUnit.SECONDS));
+        pool.terminate();
+        assertThrows(Exception.class, () -> caller.get(60, TimeUnit.SECONDS));
+        assertFalse(batches(pool).any());
+        release.countDown();
+    }
+}
