@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,12 +67,33 @@ class CallerShutdownTest {
                 .withPoolOptions(PoolOptions.defaults().withHighWaterMark(highWaterMark).withThreadNamePrefix(name)));
     }
 
-    /** Waits, with a deadline, until a pump thread of the pool waits (parked for the consumer's takes). */
-    private static void awaitAPumpParked(String pool) {
+    /**
+     * Waits, with a deadline, until a pump thread of the pool waits (parked for the consumer's takes); if none
+     * does, the failure says what the pool's pumps do and what the stream's next take gives.
+     */
+    private static void awaitAPumpParked(String pool, Iterator<Integer> stream) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (Pumps.alive(Pumps.of(pool)).keySet().stream().noneMatch(t -> t.getState() == Thread.State.WAITING)) {
-            assertTrue(System.nanoTime() < deadline, "no pump of " + pool + " waits for takes within 20 s");
+            if (System.nanoTime() > deadline) {
+                fail("no pump of " + pool + " waits for takes within 20 s; its pumps: " + Pumps.describe(Pumps.alive(Pumps.of(pool)))
+                        + "; the stream's next take: " + nextTake(stream));
+            }
             Thread.yield(); // look again until the deadline: a condition, not a sleep
+        }
+    }
+
+    /** What the stream's next take gives within 5 seconds, on a thread of its own: an item, a failure, or nothing yet. */
+    private static String nextTake(Iterator<Integer> stream) {
+        CompletableFuture<Integer> take = CompletableFuture.supplyAsync(stream::next, Thread::startVirtualThread);
+        try {
+            return "item " + take.get(5, TimeUnit.SECONDS);
+        } catch (ExecutionException failed) {
+            return "failed: " + failed.getCause();
+        } catch (TimeoutException waits) {
+            return "nothing within 5 s";
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
         }
     }
 
@@ -108,7 +130,7 @@ class CallerShutdownTest {
         for (int i = 0; i < 100; i++) {
             assertEquals(i, it.next());
         }
-        awaitAPumpParked(name);
+        awaitAPumpParked(name, it);
         CompletableFuture<String> running = pool.submit(Moroutine.assign(heldOn, held.call(name)));
         assertTrue(STARTED.computeIfAbsent(name, k -> new CountDownLatch(1)).await(30, TimeUnit.SECONDS), "the held task started");
 
@@ -146,8 +168,9 @@ class CallerShutdownTest {
                 WorkerHandle remote = Members.remote(pool);
                 for (int i = 0; i < 5; i++) {
                     try (LiveStream<Integer> open = pool.run(Moroutine.assign(remote, Jobs.numbers.call(Integer.MAX_VALUE)))) {
-                        assertEquals(0, open.iterator().next());
-                        awaitAPumpParked("closed-early"); // the pump waits for takes when the stream closes
+                        Iterator<Integer> it = open.iterator();
+                        assertEquals(0, it.next());
+                        awaitAPumpParked("closed-early", it); // the pump waits for takes when the stream closes
                     }
                 }
                 assertEquals("none", Pumps.awaitNone(Pumps.of("closed-early")), "pump threads left in the caller, round " + round);
@@ -159,8 +182,9 @@ class CallerShutdownTest {
     void aPoolTerminatedMidStreamLeavesNoPump() {
         Pool pool = pool(two.get(0), "terminated", 16);
         LiveStream<Integer> items = pool.run(Moroutine.assign(Members.remote(pool), Jobs.numbers.call(Integer.MAX_VALUE)));
-        assertEquals(0, items.iterator().next());
-        awaitAPumpParked("terminated");
+        Iterator<Integer> it = items.iterator();
+        assertEquals(0, it.next());
+        awaitAPumpParked("terminated", it);
         pool.terminate();
         assertEquals("none", Pumps.awaitNone(Pumps.of("terminated")), "pump threads left after the pool was terminated");
     }

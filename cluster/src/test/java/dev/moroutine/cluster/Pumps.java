@@ -25,6 +25,16 @@ final class Pumps {
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
+    /** Each pump's name, state and the top of its stack; "none" if there is none. */
+    static String describe(Map<Thread, StackTraceElement[]> pumps) {
+        if (pumps.isEmpty()) {
+            return "none";
+        }
+        return pumps.entrySet().stream().map(e -> e.getKey().getName() + " " + e.getKey().getState() + " at "
+                + Arrays.toString(Arrays.copyOf(e.getValue(), Math.min(8, e.getValue().length))))
+                .collect(Collectors.joining("; "));
+    }
+
     /** Waits, with a deadline, until no pump matching {@code regex} is alive: "none", or those left, described. */
     static String awaitNone(String regex) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -34,9 +44,7 @@ final class Pumps {
                 return "none";
             }
             if (System.nanoTime() > deadline) {
-                return left.entrySet().stream().map(e -> e.getKey().getName() + " " + e.getKey().getState() + " at "
-                        + Arrays.toString(Arrays.copyOf(e.getValue(), Math.min(4, e.getValue().length))))
-                        .collect(Collectors.joining("; "));
+                return describe(left);
             }
             Thread.yield(); // look again until the deadline: a condition, not a sleep
         }
