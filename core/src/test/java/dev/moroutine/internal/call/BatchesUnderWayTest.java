@@ -13,12 +13,15 @@ import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.TaskFailedException;
 import dev.moroutine.internal.dispatch.BatchesUnderWay;
+import dev.moroutine.testing.Stress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -42,8 +45,57 @@ class BatchesUnderWayTest {
         return i;
     });
 
+    /** Counts a run of task {@code i}. */
+    static final Mo2<AtomicIntegerArray, Integer, Integer> counted = mo((runs, i) -> {
+        runs.incrementAndGet(i);
+        return i;
+    });
+
     private static BatchesUnderWay batches(Pool pool) {
         return ((WorkerPool) pool).batches();
+    }
+
+    /**
+     * Batches of two to four tasks, one after another, each starting while no other is under way, so
+     * that a worker may read no batch and take the new one's first tasks directly, beside a thread that
+     * keeps sending single tasks: every task runs exactly once, and every batch's results come back
+     * in order.
+     */
+    @Test
+    void batchesThatStartBesideSingleTasksRunEachTaskOnce() throws Exception {
+        try (Pool pool = workers(2)) {
+            int batchCount = Stress.scaled(2_000);
+            AtomicIntegerArray batchRuns = new AtomicIntegerArray(batchCount * 4);
+            AtomicIntegerArray singleRuns = new AtomicIntegerArray(batchCount * 2);
+            CompletableFuture<Void> singles = CompletableFuture.runAsync(() -> {
+                List<CompletableFuture<Integer>> sent = new ArrayList<>();
+                for (int i = 0; i < singleRuns.length(); i++) {
+                    sent.add(pool.submit(counted.call(singleRuns, i)));
+                    if (sent.size() == 64) { // 64 in flight at most
+                        sent.removeFirst().join();
+                    }
+                }
+                sent.forEach(CompletableFuture::join);
+            }, Thread::startVirtualThread);
+            SplittableRandom random = new SplittableRandom(17);
+            for (int b = 0; b < batchCount; b++) {
+                int size = 2 + random.nextInt(3);
+                List<Task<Integer>> batch = new ArrayList<>();
+                for (int i = 0; i < size; i++) {
+                    batch.add(counted.call(batchRuns, b * 4 + i));
+                }
+                List<Integer> results = pool.runAll(batch);
+                for (int i = 0; i < size; i++) {
+                    assertEquals(b * 4 + i, results.get(i), "batch " + b);
+                    assertEquals(1, batchRuns.get(b * 4 + i), "batch " + b + ", task " + i);
+                }
+            }
+            singles.get(60, TimeUnit.SECONDS);
+            for (int i = 0; i < singleRuns.length(); i++) {
+                assertEquals(1, singleRuns.get(i), "single task " + i);
+            }
+            assertFalse(batches(pool).any());
+        }
     }
 
     @Test
