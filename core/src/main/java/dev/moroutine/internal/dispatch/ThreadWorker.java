@@ -641,6 +641,9 @@ public final class ThreadWorker implements Worker {
                 claimedInOrder = false;
             }
             if (execution == null) {
+                if (inBatch != null) { // none under way, or all of it handed out (see nextInOrder): an idle thread keeps no batch
+                    inBatch = null;
+                }
                 if (!awaitingWork()) {
                     return null;
                 }

@@ -1,9 +1,11 @@
 package dev.moroutine.internal.call;
 
+import static dev.moroutine.Moroutine.assign;
 import static dev.moroutine.Moroutine.mo;
 import static dev.moroutine.Moroutine.workers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,8 +14,11 @@ import dev.moroutine.Mo2;
 import dev.moroutine.Pool;
 import dev.moroutine.Task;
 import dev.moroutine.TaskFailedException;
+import dev.moroutine.WorkerHandle;
 import dev.moroutine.internal.dispatch.BatchesUnderWay;
 import dev.moroutine.testing.Stress;
+import dev.moroutine.testing.WorkerThreads;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -95,6 +100,57 @@ class BatchesUnderWayTest {
                 assertEquals(1, singleRuns.get(i), "single task " + i);
             }
             assertFalse(batches(pool).any());
+        }
+    }
+
+    /**
+     * A worker that goes from its last task of a batch to a task of its own, which ends after the batch
+     * has, goes idle keeping nothing of the batch: its array (one slot per task, emptied when the batch
+     * ends) would otherwise stay reachable until another batch runs.
+     */
+    @Test
+    void anIdlePoolKeepsNothingOfAFinishedBatch() throws Exception {
+        int n = 1 << 16;
+        try (Pool pool = workers(2)) {
+            List<Task<Integer>> batch = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                batch.add(counted.call(new AtomicIntegerArray(1), 0));
+            }
+            CountDownLatch holding = new CountDownLatch(2);
+            CountDownLatch releaseFirst = new CountDownLatch(1);
+            for (WorkerHandle worker : pool.workers()) { // both held while the whole batch is queued
+                pool.submit(assign(worker, held.call(holding, releaseFirst)));
+            }
+            assertTrue(holding.await(60, TimeUnit.SECONDS));
+            CompletableFuture<Integer> caller = CompletableFuture.supplyAsync(() -> pool.runAll(batch).size(), Thread::startVirtualThread);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (pool.workers().stream().mapToInt(WorkerHandle::activeCount).sum() < 2 + n) {
+                assertTrue(System.nanoTime() < deadline, "the batch was never all queued");
+                Thread.onSpinWait();
+            }
+            CountDownLatch behindStarted = new CountDownLatch(2);
+            CountDownLatch releaseBehind = new CountDownLatch(1);
+            List<CompletableFuture<Integer>> behind = new ArrayList<>();
+            for (WorkerHandle worker : pool.workers()) { // queued behind the batch, ending after it
+                behind.add(pool.submit(assign(worker, held.call(behindStarted, releaseBehind))));
+            }
+            releaseFirst.countDown();
+            assertEquals(n, caller.get(60, TimeUnit.SECONDS));
+            assertFalse(batches(pool).any(), "the batch has ended");
+            releaseBehind.countDown();
+            for (CompletableFuture<Integer> task : behind) {
+                assertEquals(1, task.get(60, TimeUnit.SECONDS));
+            }
+            for (WorkerHandle worker : pool.workers()) {
+                Thread thread = WorkerThreads.threadOf(worker);
+                while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
+                    assertTrue(System.nanoTime() < deadline, worker + " never went idle");
+                    Thread.onSpinWait();
+                }
+                Field inBatch = worker.getClass().getDeclaredField("inBatch");
+                inBatch.setAccessible(true);
+                assertNull(inBatch.get(worker), worker + " went idle keeping the finished batch");
+            }
         }
     }
 
