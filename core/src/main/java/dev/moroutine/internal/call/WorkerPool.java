@@ -298,11 +298,13 @@ public final class WorkerPool implements Pool, WorkerGroup {
                 prepared.get(i).abandon(refused);
             }
         }
-        Object[] results = new Object[futures.size()];
-        RuntimeException[] failures = new RuntimeException[futures.size()];
-        // Last sent first: it is the likeliest to finish last, so the caller usually parks once for the
-        // batch instead of waking for each task while the workers still compute.
+        Object[] results;
+        RuntimeException[] failures;
         try {
+            results = new Object[futures.size()];
+            failures = new RuntimeException[futures.size()];
+            // Last sent first: it is the likeliest to finish last, so the caller usually parks once for the
+            // batch instead of waking for each task while the workers still compute.
             for (int i = results.length - 1; i >= 0; i--) {
                 try {
                     results[i] = futures.get(i) instanceof Execution<? extends R> execution
