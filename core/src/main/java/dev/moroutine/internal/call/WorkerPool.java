@@ -281,7 +281,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
             }
             // The pool's thread workers run the calls in this order, whichever each is sent to (see Batch).
             batch = new Batch(prepared.size());
-            batches.started(); // ended below, once every result is in
+            batches.started(batch); // ended below, once every result is in
             int added = 0;
             for (Call.Prepared<? extends R> next : prepared) {
                 if (next.call() == null) {
@@ -317,7 +317,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
         } finally {
             if (batch != null) {
                 batch.ended();
-                batches.ended();
+                batches.ended(batch);
             }
         }
         for (RuntimeException e : failures) {

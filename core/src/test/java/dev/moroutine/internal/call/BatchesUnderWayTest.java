@@ -19,6 +19,7 @@ import dev.moroutine.internal.dispatch.BatchesUnderWay;
 import dev.moroutine.testing.Stress;
 import dev.moroutine.testing.WorkerThreads;
 import java.lang.reflect.Field;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -26,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -54,6 +56,14 @@ class BatchesUnderWayTest {
     static final Mo2<AtomicIntegerArray, Integer, Integer> counted = mo((runs, i) -> {
         runs.incrementAndGet(i);
         return i;
+    });
+
+    /** E: waits for G, 1 if G ran within 10 s. */
+    static final Mo1<CountDownLatch, Integer> awaitsG = mo(g -> g.await(10, TimeUnit.SECONDS) ? 1 : 0);
+    /** G: lets E go. */
+    static final Mo1<CountDownLatch, Integer> opensG = mo(g -> {
+        g.countDown();
+        return 1;
     });
 
     private static BatchesUnderWay batches(Pool pool) {
@@ -151,6 +161,37 @@ class BatchesUnderWayTest {
                 inBatch.setAccessible(true);
                 assertNull(inBatch.get(worker), worker + " went idle keeping the finished batch");
             }
+        }
+    }
+
+    /**
+     * Batches [E, G], E waiting for G, beside a thread that keeps 32 single tasks in flight: E and G
+     * often land on one worker, E first, with G's shared slot soon taken by the single tasks sent after
+     * it. The other worker, which took no task of the batch, still runs G while E waits.
+     */
+    @Test
+    void aBatchTaskThatWaitsForALaterOneRunsBesideSingleTasks() throws Exception {
+        try (Pool pool = workers(2)) {
+            AtomicBoolean stop = new AtomicBoolean();
+            CompletableFuture<Void> singles = CompletableFuture.runAsync(() -> {
+                ArrayDeque<CompletableFuture<Integer>> inFlight = new ArrayDeque<>();
+                while (!stop.get()) {
+                    while (inFlight.size() < 32) {
+                        inFlight.add(pool.submit(counted.call(new AtomicIntegerArray(1), 0)));
+                    }
+                    inFlight.poll().join();
+                }
+                inFlight.forEach(CompletableFuture::join);
+            }, Thread::startVirtualThread);
+            try {
+                for (int round = 0; round < Stress.scaled(2_000); round++) {
+                    CountDownLatch g = new CountDownLatch(1);
+                    assertEquals(List.of(1, 1), pool.runAll(List.of(awaitsG.call(g), opensG.call(g))), "round " + round);
+                }
+            } finally {
+                stop.set(true);
+            }
+            singles.get(60, TimeUnit.SECONDS);
         }
     }
 
