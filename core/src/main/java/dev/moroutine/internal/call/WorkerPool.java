@@ -270,37 +270,39 @@ public final class WorkerPool implements Pool, WorkerGroup {
         List<Call.Prepared<? extends R>> prepared = new ArrayList<>(tasks.size());
         List<CompletableFuture<? extends R>> futures = new ArrayList<>(tasks.size());
         Batch batch = null;
+        boolean underWay = false;
         Throwable failure = null;
-        try {
-            // Every execution is built, so every channel end it takes directly reserved, before the
-            // first is sent: a consumer that drains a channel first leaves the others no items, never
-            // a refusal for an ended channel. (An end an inner stream task or a task-arg takes is
-            // reserved when that task is built, on the worker: the README says so.)
-            for (Task<? extends R> task : tasks) {
-                prepared.add(task instanceof Call<? extends R> call ? call.prepare(this) : Call.Prepared.attached(task));
-            }
-            // The pool's thread workers run the calls in this order, whichever each is sent to (see Batch).
-            batch = new Batch(prepared.size());
-            batches.started(batch); // ended below, once every result is in
-            int added = 0;
-            for (Call.Prepared<? extends R> next : prepared) {
-                if (next.call() == null) {
-                    futures.add(next.sendTo(null));
-                    continue;
-                }
-                batch.add(added, next.execution());
-                futures.add(sendPlaced(next));
-                batch.sent(++added);
-            }
-        } catch (RuntimeException | Error refused) { // refused, or the pool closed part-way: still wait for what was sent
-            failure = refused;
-            for (int i = futures.size(); i < prepared.size(); i++) {
-                prepared.get(i).abandon(refused);
-            }
-        }
         Object[] results;
         RuntimeException[] failures;
         try {
+            try {
+                // Every execution is built, so every channel end it takes directly reserved, before the
+                // first is sent: a consumer that drains a channel first leaves the others no items, never
+                // a refusal for an ended channel. (An end an inner stream task or a task-arg takes is
+                // reserved when that task is built, on the worker: the README says so.)
+                for (Task<? extends R> task : tasks) {
+                    prepared.add(task instanceof Call<? extends R> call ? call.prepare(this) : Call.Prepared.attached(task));
+                }
+                // The pool's thread workers run the calls in this order, whichever each is sent to (see Batch).
+                batch = new Batch(prepared.size());
+                batches.started(batch); // ended below, once every result is in, or whatever ends this call
+                underWay = true;
+                int added = 0;
+                for (Call.Prepared<? extends R> next : prepared) {
+                    if (next.call() == null) {
+                        futures.add(next.sendTo(null));
+                        continue;
+                    }
+                    batch.add(added, next.execution());
+                    futures.add(sendPlaced(next));
+                    batch.sent(++added);
+                }
+            } catch (RuntimeException | Error refused) { // refused, or the pool closed part-way: still wait for what was sent
+                failure = refused;
+                for (int i = futures.size(); i < prepared.size(); i++) {
+                    prepared.get(i).abandon(refused);
+                }
+            }
             results = new Object[futures.size()];
             failures = new RuntimeException[futures.size()];
             // Last sent first: it is the likeliest to finish last, so the caller usually parks once for the
@@ -315,9 +317,14 @@ public final class WorkerPool implements Pool, WorkerGroup {
                 }
             }
         } finally {
-            if (batch != null) {
-                batch.ended();
-                batches.ended(batch);
+            try {
+                if (underWay) { // first: a batch left under way would keep every worker on the slower path for good
+                    batches.ended(batch);
+                }
+            } finally {
+                if (batch != null) {
+                    batch.ended();
+                }
             }
         }
         for (RuntimeException e : failures) {

@@ -49,6 +49,10 @@ public final class BatchesUnderWay {
      */
     public synchronized void ended(Batch batch) {
         Batch[] was = underWay;
+        if (was.length == 1) { // the usual case, without allocating: an end that cannot fail for want of memory
+            underWay = NONE;
+            return;
+        }
         Batch[] now = new Batch[was.length - 1];
         for (int i = 0, j = 0; i < was.length; i++) {
             if (was[i] != batch) {
