@@ -59,7 +59,7 @@ public final class BatchesUnderWay {
                 now[j++] = was[i];
             }
         }
-        underWay = now.length == 0 ? NONE : now;
+        underWay = now;
     }
 
     /**

@@ -862,7 +862,8 @@ public final class ThreadWorker implements Worker {
     }
 
     /**
-     * A shared execution that waits at a sibling of this worker's pool which is {@linkplain #behind
+     * The oldest untaken execution of a batch under way ({@link #takeFromBatches}), or else a shared
+     * execution that waits at a sibling of this worker's pool which is {@linkplain #behind
      * behind}, claimed for this worker (the sibling is kept in {@link #fromSibling}); null if none. A
      * sibling passed over because this thread took from an earlier one is judged at the next look on
      * a shorter while than it had: as if it had kept a faster pace, so it is taken from less readily.

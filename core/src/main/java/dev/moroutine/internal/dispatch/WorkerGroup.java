@@ -66,7 +66,7 @@ public interface WorkerGroup {
      * The group's {@code runAll} batches under way: its thread workers keep a batch's order only while
      * there is one.
      *
-     * @return the count, or null if the group sends no batches
+     * @return them, or null if the group sends no batches
      */
     default BatchesUnderWay batches() {
         return null;
