@@ -164,7 +164,7 @@ public final class BenchMain {
                 modeName, piscina ? "Piscina on Node.js, then " : "", cluster ? "the cluster shapes, then " : "", "JMH", jmhRuns,
                 mode, Math.round((jmhRuns * mode.perBenchmark().toSeconds() + (piscina ? 35 : 0) + (cluster ? 30 : 0)) / 60.0));
 
-        double loadBefore = load();
+        Conditions before = Conditions.now();
         Instant start = Instant.now();
         PiscinaResults node = piscina ? runPiscina(nodeDir, modeName, resultsDir.resolve("piscina-result.properties")) : null;
         ClusterResults clustered = cluster ? ClusterResults.run(modeName, resultsDir.resolve("cluster-result.properties")) : null;
@@ -191,7 +191,7 @@ public final class BenchMain {
             }
         }
         Duration took = Duration.between(start, Instant.now());
-        double loadAfter = load();
+        Conditions after = Conditions.now();
 
         List<Row> rows = new ArrayList<>(ResultsTable.rows(results));
         if (node != null) {
@@ -212,7 +212,7 @@ public final class BenchMain {
         String summary = ResultsTable.summary(rows);
         String targets = Targets.render(Targets.evaluate(rows, took, everything && "quick".equals(modeName) && busy == 0));
         String underLoad = busy > 0 ? ResultsTable.underLoad(rows, ResultsTable.rows(busyResults), busyLabel(busy)) : "";
-        String report = header(modeName, mode, include, busy, results, node, clustered, start, took, loadBefore, loadAfter)
+        String report = header(modeName, mode, include, busy, results, node, clustered, start, took, before, after)
                 + "## Summary\n\n" + summary + "\n"
                 + "## Targets (measured, not asserted)\n\n" + targets + "\n"
                 + (busy > 0 ? "## Under load: " + busyLabel(busy) + "\n\n" + underLoad + "\n" : "")
@@ -349,6 +349,26 @@ public final class BenchMain {
         return key.toString();
     }
 
+    /**
+     * The machine's state at one moment of a run, for the report's header.
+     *
+     * @param load the one-minute load average, negative when unknown
+     * @param coreToCoreNanos how long a cache line took to pass between two cores, one way; NaN when not measured
+     */
+    private record Conditions(double load, double coreToCoreNanos) {
+
+        /** Measures them now: the core-to-core pass takes about a second, at most ten on a machine too busy for it. */
+        static Conditions now() throws InterruptedException {
+            return new Conditions(RunInfo.load(), CoreToCore.oneWayNanos(Duration.ofSeconds(10)));
+        }
+
+        /** The core-to-core pass for the report: "215 ns", or "not measured (the machine was too busy)". */
+        String coreToCore() {
+            return Double.isNaN(coreToCoreNanos) ? "not measured (the machine was too busy)"
+                    : String.format(Locale.ROOT, "%.0f ns", coreToCoreNanos);
+        }
+    }
+
     /** One result whose forks are the rounds' forks. */
     private static RunResult merge(List<RunResult> rounds) {
         List<BenchmarkResult> forks = new ArrayList<>();
@@ -359,7 +379,7 @@ public final class BenchMain {
     }
 
     private static String header(String modeName, Mode mode, String include, int busy, Collection<RunResult> results,
-            PiscinaResults node, ClusterResults clustered, Instant start, Duration took, double loadBefore, double loadAfter) {
+            PiscinaResults node, ClusterResults clustered, Instant start, Duration took, Conditions before, Conditions after) {
         String command = "mvn -q -Pbench -DskipTests package"
                 + ("quick".equals(modeName) ? "" : " -Dbench.mode=" + modeName)
                 + ("dev.moroutine.bench.".equals(include) ? "" : " -Dbench.include=" + include)
@@ -374,8 +394,13 @@ public final class BenchMain {
                         + (git("status", "--porcelain", "--", "../core").isEmpty() ? "" : ", with uncommitted changes in core/")
                         + "; moroutine-core loaded from " + coreJar(),
                 "- Machine: " + RunInfo.machine()
-                        + "; load average (1 min) " + load(loadBefore) + " at the start, " + load(loadAfter)
-                        + " at the end (other engineers' builds share this machine)"));
+                        + "; load average (1 min) " + load(before.load()) + " at the start, " + load(after.load())
+                        + " at the end (other engineers' builds share this machine)",
+                "- Core to core (a cache line passed between two spinning threads, one way; the median of " + CoreToCore.RUNS
+                        + " runs of " + String.format(Locale.ROOT, "%,d", CoreToCore.ROUND_TRIPS) + " round trips): "
+                        + before.coreToCore() + " at the start, " + after.coreToCore() + " at the end. Every hand-off between"
+                        + " threads pays at least one such pass, and on a virtual machine it changes with where the hypervisor"
+                        + " runs the virtual CPUs"));
         if (!results.isEmpty()) {
             BenchmarkParams params = results.iterator().next().getParams();
             lines.add("- JMH " + params.getJmhVersion() + ", mode " + modeName + ": " + mode + "; JVM "

@@ -1,0 +1,71 @@
+package dev.moroutine.bench;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * How long a cache line takes to pass from one core to another on this machine: two threads take
+ * turns writing one counter, each spinning until it sees the other's write. Every hand-off between
+ * threads (a task to a worker, its result back, a stream's item) pays at least one such pass, and
+ * on a virtual machine it changes with where the hypervisor places the virtual CPUs, so a report
+ * gives it beside its figures. Stateless; each call starts one thread and blocks until both are done.
+ */
+final class CoreToCore {
+
+    /** Round trips per run. */
+    static final int ROUND_TRIPS = 200_000;
+    /** Runs per measurement: the median is reported. */
+    static final int RUNS = 9;
+
+    private CoreToCore() {}
+
+    /**
+     * Measures the one-way pass.
+     *
+     * @param limit how long all the runs may take together; on a machine too busy to run both threads, the
+     *     measurement stops then
+     * @return nanoseconds per one-way pass, the median of {@link #RUNS} runs; NaN if the limit passed first
+     * @throws InterruptedException if interrupted while waiting for the other thread
+     */
+    static double oneWayNanos(Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        double[] runs = new double[RUNS];
+        for (int run = 0; run < RUNS; run++) {
+            if (System.nanoTime() > deadline) { // a pass may never wait long enough to look at the clock
+                return Double.NaN;
+            }
+            AtomicLong turn = new AtomicLong();
+            Thread other = Thread.ofPlatform().daemon().name("core-to-core").start(() -> play(turn, 1, deadline));
+            long start = System.nanoTime();
+            boolean done = play(turn, 0, deadline);
+            long took = System.nanoTime() - start;
+            other.join();
+            if (!done) {
+                return Double.NaN;
+            }
+            runs[run] = took / (2.0 * ROUND_TRIPS);
+        }
+        Arrays.sort(runs);
+        return runs[RUNS / 2];
+    }
+
+    /** Takes this side's turns (even or odd counts); false once the deadline passed, which ends the other side too. */
+    private static boolean play(AtomicLong turn, int side, long deadline) {
+        long last = 2L * ROUND_TRIPS;
+        for (long mine = side; mine < last; mine += 2) {
+            for (int spins = 1; turn.get() != mine; spins++) {
+                if (turn.get() < 0) {
+                    return false;
+                }
+                if ((spins & 1023) == 0 && System.nanoTime() > deadline) {
+                    turn.set(-1);
+                    return false;
+                }
+                Thread.onSpinWait();
+            }
+            turn.set(mine + 1);
+        }
+        return true;
+    }
+}
