@@ -31,14 +31,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(120)
 class BatchFreeThreadStressTest {
 
-    static final Mo3<AtomicIntegerArray, Integer, Integer, Integer> counted = mo((runs, i, spin) -> {
-        long end = System.nanoTime() + spin * 1_000L;
-        while (System.nanoTime() < end) {
-            Thread.onSpinWait();
-        }
-        runs.incrementAndGet(i);
-        return i;
-    });
+    /** Spins the given microseconds, then counts run {@code i}: {@link WorkSharingTest}'s. */
+    static final Mo3<AtomicIntegerArray, Integer, Integer, Integer> counted = WorkSharingTest.markAfterWork;
     static final Mo3<AtomicIntegerArray, Integer, CountDownLatch, Integer> awaits = mo((runs, i, g) -> {
         runs.incrementAndGet(i);
         return g.await(20, TimeUnit.SECONDS) ? i : -1;
