@@ -297,6 +297,8 @@ public final class BenchMain {
                 .jvmArgs("-Xms1g", "-Xmx1g", PRE_TOUCH, "--sun-misc-unsafe-memory-access=allow",
                         "-D" + ProcessPeers.WARM_UP_PROPERTY + "=" + mode.processWarmUp().convertTo(TimeUnit.MILLISECONDS),
                         "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED") // worker JVMs' shared memory (Agrona)
+                // First, so that its measurements fall outside the others' windows (JMH calls them back in reverse order).
+                .addProfiler(CoreToCoreProfiler.class)
                 .addProfiler(OtherCpuProfiler.class)
                 .addProfiler(SideResults.class)
                 // Bytes allocated per operation, by all threads: a cost that the time hides.
@@ -359,7 +361,7 @@ public final class BenchMain {
 
         /** Measures them now: the core-to-core pass takes about a second, at most ten on a machine too busy for it. */
         static Conditions now() throws InterruptedException {
-            return new Conditions(RunInfo.load(), CoreToCore.oneWayNanos(Duration.ofSeconds(10)));
+            return new Conditions(RunInfo.load(), CoreToCore.oneWayNanos(CoreToCore.RUNS, CoreToCore.ROUND_TRIPS, Duration.ofSeconds(10)));
         }
 
         /** The core-to-core pass for the report: "215 ns", or "not measured (the machine was too busy)". */

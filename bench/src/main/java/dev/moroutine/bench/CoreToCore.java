@@ -13,46 +13,52 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CoreToCore {
 
-    /** Round trips per run. */
+    /** Round trips per run, for the report's header: about a second at 230 ns a pass. */
     static final int ROUND_TRIPS = 200_000;
-    /** Runs per measurement: the median is reported. */
+    /** Runs per measurement for the header: the median is reported. */
     static final int RUNS = 9;
+    /** Round trips per run before and after each JMH fork ({@link CoreToCoreProfiler}): a tenth of a second at 230 ns. */
+    static final int FORK_ROUND_TRIPS = 50_000;
+    /** Runs per measurement before and after each JMH fork. */
+    static final int FORK_RUNS = 5;
 
     private CoreToCore() {}
 
     /**
      * Measures the one-way pass.
      *
+     * @param runs how many runs: the median is returned
+     * @param roundTrips round trips per run
      * @param limit how long all the runs may take together; on a machine too busy to run both threads, the
      *     measurement stops then
-     * @return nanoseconds per one-way pass, the median of {@link #RUNS} runs; NaN if the limit passed first
+     * @return nanoseconds per one-way pass, the median of the runs; NaN if the limit passed first
      * @throws InterruptedException if interrupted while waiting for the other thread
      */
-    static double oneWayNanos(Duration limit) throws InterruptedException {
+    static double oneWayNanos(int runs, int roundTrips, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
-        double[] runs = new double[RUNS];
-        for (int run = 0; run < RUNS; run++) {
+        double[] perRun = new double[runs];
+        for (int run = 0; run < runs; run++) {
             if (System.nanoTime() > deadline) { // a pass may never wait long enough to look at the clock
                 return Double.NaN;
             }
             AtomicLong turn = new AtomicLong();
-            Thread other = Thread.ofPlatform().daemon().name("core-to-core").start(() -> play(turn, 1, deadline));
+            Thread other = Thread.ofPlatform().daemon().name("core-to-core").start(() -> play(turn, 1, roundTrips, deadline));
             long start = System.nanoTime();
-            boolean done = play(turn, 0, deadline);
+            boolean done = play(turn, 0, roundTrips, deadline);
             long took = System.nanoTime() - start;
             other.join();
             if (!done) {
                 return Double.NaN;
             }
-            runs[run] = took / (2.0 * ROUND_TRIPS);
+            perRun[run] = took / (2.0 * roundTrips);
         }
-        Arrays.sort(runs);
-        return runs[RUNS / 2];
+        Arrays.sort(perRun);
+        return perRun[runs / 2];
     }
 
     /** Takes this side's turns (even or odd counts); false once the deadline passed, which ends the other side too. */
-    private static boolean play(AtomicLong turn, int side, long deadline) {
-        long last = 2L * ROUND_TRIPS;
+    private static boolean play(AtomicLong turn, int side, int roundTrips, long deadline) {
+        long last = 2L * roundTrips;
         for (long mine = side; mine < last; mine += 2) {
             for (int spins = 1; turn.get() != mine; spins++) {
                 if (turn.get() < 0) {

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
@@ -97,12 +98,13 @@ public final class ResultsTable {
      * @param speedUpLow the speed-up of the slowest iteration, or NaN
      * @param speedUpHigh the speed-up of the fastest iteration, or NaN
      * @param perIteration every iteration's value, for the chart
+     * @param passes each JVM's core-to-core pass before and after its measurement, in the order of the forks; empty if unknown
      * @param note what to know about the row, or ""
      */
     public record Row(Shape shape, String system, Role role, double median, double low, double high, double mean,
             double error, double p90, double p99, long samples, double otherCpu, double bytesPerOp, double minShare,
             double maxShare, double speedUp, double speedUpLow, double speedUpHigh, List<Double> perIteration,
-            String note) {
+            List<Pass> passes, String note) {
 
         /**
          * A row from per-iteration values: their median and range; everything else unknown.
@@ -117,7 +119,7 @@ public final class ResultsTable {
             List<Double> values = List.copyOf(perIteration);
             return new Row(shape, system, role, ResultsTable.median(values), ResultsTable.min(values), ResultsTable.max(values),
                     Double.NaN, Double.NaN, Double.NaN, Double.NaN, values.size(), Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                    Double.NaN, Double.NaN, Double.NaN, values, "");
+                    Double.NaN, Double.NaN, Double.NaN, values, List.of(), "");
         }
 
         /**
@@ -131,7 +133,7 @@ public final class ResultsTable {
         public static Row notRun(Shape shape, String system, String why) {
             return new Row(shape, system, Role.PEER, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
                     Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                    Double.NaN, List.of(), "not run: " + why);
+                    Double.NaN, List.of(), List.of(), "not run: " + why);
         }
 
         /**
@@ -146,7 +148,7 @@ public final class ResultsTable {
         public static Row reference(Shape shape, String system, double value, String note) {
             return new Row(shape, system, Role.REFERENCE, value, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
                     Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                    Double.NaN, List.of(value), note);
+                    Double.NaN, List.of(value), List.of(), note);
         }
 
         /**
@@ -160,7 +162,7 @@ public final class ResultsTable {
          */
         public Row withLatency(double p50, double p90, double p99, long samples) {
             return new Row(shape, system, role, p50, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
-                    minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, note);
+                    minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, passes, note);
         }
 
         /**
@@ -174,7 +176,7 @@ public final class ResultsTable {
          */
         public Row withJmh(double mean, double error, double otherCpu, double bytesPerOp) {
             return new Row(shape, system, role, median, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
-                    minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, note);
+                    minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, passes, note);
         }
 
         /**
@@ -186,7 +188,7 @@ public final class ResultsTable {
          */
         public Row withShares(double min, double max) {
             return new Row(shape, system, role, median, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
-                    min, max, speedUp, speedUpLow, speedUpHigh, perIteration, note);
+                    min, max, speedUp, speedUpLow, speedUpHigh, perIteration, passes, note);
         }
 
         /**
@@ -197,7 +199,18 @@ public final class ResultsTable {
          */
         public Row withSpeedUp(double baseline) {
             return new Row(shape, system, role, median, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
-                    minShare, maxShare, baseline / median, baseline / high, baseline / low, perIteration, note);
+                    minShare, maxShare, baseline / median, baseline / high, baseline / low, perIteration, passes, note);
+        }
+
+        /**
+         * With each JVM's core-to-core pass.
+         *
+         * @param measured the passes, one per fork
+         * @return the copy
+         */
+        public Row withPasses(List<Pass> measured) {
+            return new Row(shape, system, role, median, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
+                    minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, List.copyOf(measured), note);
         }
 
         /**
@@ -208,7 +221,7 @@ public final class ResultsTable {
          */
         public Row withNote(String text) {
             return new Row(shape, system, role, median, low, high, mean, error, p90, p99, samples, otherCpu, bytesPerOp,
-                    minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, text);
+                    minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, passes, text);
         }
 
         /** The value compared between systems: the speed-up for time shapes, else the median. */
@@ -218,6 +231,25 @@ public final class ResultsTable {
 
         boolean ran() {
             return !Double.isNaN(compared());
+        }
+    }
+
+    /**
+     * One JVM's core-to-core pass ({@link CoreToCoreProfiler}), one way, in ns; NaN where the machine was too busy to measure it.
+     *
+     * @param before just before the first measurement iteration
+     * @param after just after the last
+     */
+    public record Pass(double before, double after) {
+
+        /** "33", or "33→221" when the machine changed during the measurement (by more than half), "–" unknown. */
+        String shown() {
+            if (Double.isNaN(before) || Double.isNaN(after)) {
+                return Double.isNaN(before) && Double.isNaN(after) ? "–" : String.format(Locale.ROOT, "%.0f",
+                        Double.isNaN(before) ? after : before);
+            }
+            boolean changed = Math.max(before, after) > 1.5 * Math.min(before, after);
+            return changed ? String.format(Locale.ROOT, "%.0f→%.0f", before, after) : String.format(Locale.ROOT, "%.0f", before);
         }
     }
 
@@ -245,7 +277,10 @@ public final class ResultsTable {
             Shape shape = placement.shape();
             double scale = shape.kind() == Kind.THROUGHPUT ? 1e-6 : 1;
             List<Double> perIteration = new ArrayList<>();
+            List<Pass> passes = new ArrayList<>();
             for (BenchmarkResult fork : run.getBenchmarkResults()) {
+                passes.add(new Pass(secondary(fork.getSecondaryResults(), CoreToCoreProfiler.BEFORE),
+                        secondary(fork.getSecondaryResults(), CoreToCoreProfiler.AFTER)));
                 for (IterationResult iteration : fork.getIterationResults()) {
                     Result<?> primary = iteration.getPrimaryResult();
                     double value = shape.kind() == Kind.LATENCY ? primary.getStatistics().getPercentile(50) : primary.getScore();
@@ -255,7 +290,8 @@ public final class ResultsTable {
             Result<?> primary = run.getPrimaryResult();
             Row row = Row.of(shape, placement.system(), placement.role(), perIteration)
                     .withJmh(primary.getScore() * scale, primary.getScoreError() * scale, otherCpu(run),
-                            secondary(run, "gc.alloc.rate.norm"));
+                            secondary(run, "gc.alloc.rate.norm"))
+                    .withPasses(passes.stream().allMatch(p -> p.shown().equals("–")) ? List.of() : passes);
             if (shape.kind() == Kind.LATENCY) {
                 Statistics all = primary.getStatistics();
                 row = row.withLatency(all.getPercentile(50), all.getPercentile(90), all.getPercentile(99), all.getN());
@@ -279,8 +315,11 @@ public final class ResultsTable {
     }
 
     private static double secondary(RunResult run, String label) {
-        Result<?> result = run.getSecondaryResults().get(label);
-        return result == null ? Double.NaN : result.getScore();
+        return secondary(run.getSecondaryResults(), label);
+    }
+
+    private static double secondary(Map<String, ?> results, String label) {
+        return results.get(label) instanceof Result<?> result ? result.getScore() : Double.NaN;
     }
 
     /**
@@ -663,6 +702,10 @@ public final class ResultsTable {
             }
             columns.add(new Column("B/op", r -> bytes(r.bytesPerOp())));
             columns.add(new Column("other CPU", r -> cores(r.otherCpu())));
+            if (table.stream().anyMatch(r -> !r.passes().isEmpty())) {
+                columns.add(new Column("core to core, ns (per JVM)", r -> r.passes().isEmpty() ? "–"
+                        : r.passes().stream().map(Pass::shown).collect(Collectors.joining(", "))));
+            }
             columns.add(new Column("vs best peer", r -> r.role() == Role.MOROUTINE && r.ran()
                     ? best.map(b -> num(ratio(r, b)) + "×").orElse("") : ""));
             if (notes) {

@@ -105,6 +105,23 @@ class ResultsTableTest {
     }
 
     @Test
+    void givesEachJvmsCoreToCorePassAndMarksAChangeDuringItsMeasurement() {
+        List<Row> rows = List.of(
+                row(Shapes.PIPELINED_64, Dispatcher.MOROUTINE, Role.MOROUTINE, 14, 5, 5).withPasses(List.of(
+                        new ResultsTable.Pass(33.4, 35), new ResultsTable.Pass(221, 230), new ResultsTable.Pass(34, 224))),
+                row(Shapes.PIPELINED_64, Dispatcher.FORK_JOIN_POOL, Role.PEER, 4, 4, 4).withPasses(List.of(
+                        new ResultsTable.Pass(Double.NaN, 218), new ResultsTable.Pass(Double.NaN, Double.NaN),
+                        new ResultsTable.Pass(40, 52))),
+                row(Shapes.PIPELINED_64, "Piscina", Role.PEER, 0.1, 0.1, 0.1));
+        String text = ResultsTable.render(rows).replaceAll(" +", " ");
+        assertTrue(text.contains("| core to core, ns (per JVM) |"), text);
+        assertTrue(text.contains("| 33, 221, 34→224 |"), text); // within half of each other: one figure
+        assertTrue(text.contains("| 218, –, 40 |"), text); // a JVM the machine was too busy to measure in
+        assertTrue(text.contains("| – | |"), text); // a row not from JMH (Piscina) has none
+        assertFalse(ResultsTable.render(sample()).contains("core to core"), "no JVM measured, no column");
+    }
+
+    @Test
     void checksTheIssuesTargets() {
         List<Target> targets = Targets.evaluate(sample(), Duration.ofSeconds(250), true);
         assertEquals(Optional.of(true), find(targets, "ping-pong").met());
