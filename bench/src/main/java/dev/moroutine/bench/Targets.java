@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The speed targets that the issues set, checked against a run's rows: measured and reported,
@@ -124,7 +125,23 @@ public final class Targets {
         Optional<Row> theirs = row(rows, shape, peer);
         String goal = shape.title() + ": moroutine ≥ " + num(times) + "× " + peer;
         return atLeast("14 (speed)", goal, mine.flatMap(m -> theirs.map(p -> ResultsTable.ratio(m, p))), times,
-                v -> num(mine.orElseThrow().compared()) + " vs " + num(theirs.orElseThrow().compared()) + " = " + num(v) + "×");
+                v -> num(mine.orElseThrow().compared()) + " vs " + num(theirs.orElseThrow().compared()) + " = " + num(v) + "×"
+                        + passes(mine.orElseThrow(), theirs.orElseThrow()));
+    }
+
+    /**
+     * Each side's JVMs' core-to-core passes, when both were measured: two JVMs in different states
+     * of the machine differ several-fold on a hand-off whatever the code (see {@link CoreToCoreProfiler}).
+     */
+    private static String passes(Row mine, Row theirs) {
+        if (mine.passes().isEmpty() || theirs.passes().isEmpty()) {
+            return "";
+        }
+        return " (core to core per JVM: " + shown(mine) + " ns, against " + shown(theirs) + ")";
+    }
+
+    private static String shown(Row row) {
+        return row.passes().stream().map(ResultsTable.Pass::shown).collect(Collectors.joining(", "));
     }
 
     /** Issue 12's: moroutine's cluster pool within 1.2× of Hazelcast's own executor, that is at least its rate ÷ 1.2. */

@@ -119,6 +119,11 @@ class ResultsTableTest {
         assertTrue(text.contains("| 218, –, 40 |"), text); // a JVM the machine was too busy to measure in
         assertTrue(text.contains("| – | |"), text); // a row not from JMH (Piscina) has none
         assertFalse(ResultsTable.render(sample()).contains("core to core"), "no JVM measured, no column");
+        // issue 14's targets give both sides' passes, so that a verdict between JVMs of different states shows as one
+        Target pipelined = find(Targets.evaluate(rows, Duration.ofSeconds(250), true), "64 noop tasks in flight: moroutine ≥");
+        assertEquals("5.00 vs 4.00 = 1.25× (core to core per JVM: 33, 221, 34→224 ns, against 218, –, 40)", pipelined.measured());
+        Target cpu = find(Targets.evaluate(sample(), Duration.ofSeconds(250), true), "CPU-bound: 64 isPrime tests of mixed cost");
+        assertFalse(cpu.measured().contains("core to core"), cpu.measured()); // not measured on either side: not given
     }
 
     @Test
