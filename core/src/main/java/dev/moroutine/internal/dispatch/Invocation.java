@@ -1,39 +1,24 @@
 package dev.moroutine.internal.dispatch;
 
 import dev.moroutine.Signal;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A task as it crosses the {@link Worker} seam: the moroutine's id, its arguments and its own
  * timeout. Each argument is a value, a {@link TaskArg} (another invocation, resolved on the
  * worker and cached there) or a {@link StreamArg} (a stream {@link Endpoint}, bound per execution). Immutable; an
- * invocation is a task-arg cache key by identity.
+ * invocation is a task-arg cache key by identity, so {@link #equals} and {@link #hashCode} are
+ * {@link Object}'s, and final.
  *
  * <p>A backend in another process needs only {@link #id()} and {@link #args()}; the thread backend
  * calls {@link #invoke} directly, which saves looking the function up by id on every run.
  */
 public abstract class Invocation {
 
-    private static final AtomicLong KEYS = new AtomicLong();
-    private static final VarHandle KEY;
-
-    static {
-        try {
-            KEY = MethodHandles.lookup().findVarHandle(Invocation.class, "key", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final Object[] args;
     private final Duration timeout; // null: the pool's, or none
     /** Whether an argument is a {@link StreamArg}, which each execution binds; found once. */
     private final boolean takesStream;
-    /** 0 until {@link #key()} is first asked for: most invocations never are. */
-    private volatile long key;
 
     /**
      * Describes an invocation.
@@ -104,21 +89,16 @@ public abstract class Invocation {
         return timeout;
     }
 
-    /**
-     * A number that identifies this invocation in this process, given on first use. A backend in
-     * another process caches a task-arg's value under it, as the thread backend caches it under the
-     * invocation itself.
-     *
-     * @return the key, never 0
-     */
-    public final long key() {
-        long known = key;
-        if (known != 0) {
-            return known;
-        }
-        long fresh = KEYS.incrementAndGet();
-        long witness = (long) KEY.compareAndExchange(this, 0L, fresh);
-        return witness == 0 ? fresh : witness;
+    /** The same object: an invocation is a cache key by identity. */
+    @Override
+    public final boolean equals(Object other) {
+        return this == other;
+    }
+
+    /** The identity hash: an invocation is a cache key by identity. */
+    @Override
+    public final int hashCode() {
+        return System.identityHashCode(this);
     }
 
     /**

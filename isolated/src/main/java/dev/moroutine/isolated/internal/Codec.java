@@ -15,7 +15,11 @@ import dev.moroutine.stream.StreamMo2;
 import dev.moroutine.stream.StreamMo3;
 import dev.moroutine.stream.StreamMo4;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,7 +48,7 @@ import org.apache.fory.memory.MemoryBuffer;
  *                         arguments is then encoded and decoded with no Fory call at all)
  * argument count          int32
  * per argument            VALUE (byte), then the Fory-encoded value
- *                         or TASK_ARG (byte), its key (int64, see {@link Invocation#key()}), then its invocation
+ *                         or TASK_ARG (byte), its key (int64, see {@link #key}), then its invocation
  *                         or SHARED (byte), then where the value lives (see {@link SharedCrossing})
  *                         or STREAM (byte): a stream or channel argument, whose items follow as the task runs
  *                         or SIGNAL (byte), then its reason (a Fory string, null while it has not fired); a later
@@ -66,6 +70,13 @@ public final class Codec {
     /** The longest signal reason that crosses whole; see {@link #crossingReason}. */
     static final int MAX_REASON = 1024;
     private static final Pattern UNREGISTERED = Pattern.compile("[Cc]lass (\\S+) is not registered");
+    /**
+     * The key of each invocation sent as a task-arg while it lives, by identity (an invocation's
+     * {@code equals} is {@code Object}'s): kept here rather than in every invocation, which most
+     * tasks would pay for in bytes and never use.
+     */
+    private static final Map<Invocation, Long> KEYS = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final AtomicLong LAST_KEY = new AtomicLong();
 
     private final ThreadSafeFory fory;
 
@@ -174,6 +185,17 @@ public final class Codec {
     }
 
     /**
+     * The number that identifies {@code invocation} in this process, given when it is first sent as
+     * a task-arg: the receiver caches the task-arg's value under it.
+     *
+     * @param invocation a task-arg's invocation
+     * @return its key, never 0
+     */
+    static long key(Invocation invocation) {
+        return KEYS.computeIfAbsent(invocation, sent -> LAST_KEY.incrementAndGet());
+    }
+
+    /**
      * Writes an invocation; {@code where} names it in a refusal's message, made only then (not for
      * every task sent).
      */
@@ -189,7 +211,7 @@ public final class Codec {
             int position = i + 1;
             if (arg instanceof TaskArg taskArg) {
                 out.writeByte(TASK_ARG);
-                out.writeInt64(taskArg.task().key());
+                out.writeInt64(key(taskArg.task()));
                 write(encoder, out, taskArg.task(), () -> "task-arg " + taskArg.task() + " (argument " + position + " of "
                         + where.get() + ")", destination, false);
                 continue;

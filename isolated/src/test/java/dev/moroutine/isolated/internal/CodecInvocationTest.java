@@ -3,6 +3,7 @@ package dev.moroutine.isolated.internal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.moroutine.internal.dispatch.Invocation;
 import dev.moroutine.internal.dispatch.TaskArg;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -43,6 +45,7 @@ class CodecInvocationTest {
     /** The receiver's side: makes each call as it was named, and keeps each task-arg's first invocation. */
     private static final class Received implements Codec.Calls {
         final List<String> ids = new ArrayList<>();
+        final List<Long> keys = new ArrayList<>();
 
         @Override
         public Invocation call(String id, Object[] args) {
@@ -52,6 +55,7 @@ class CodecInvocationTest {
 
         @Override
         public Invocation taskArg(long key, Invocation decoded) {
+            keys.add(key);
             return decoded;
         }
     }
@@ -72,6 +76,22 @@ class CodecInvocationTest {
         Invocation arg = assertInstanceOf(TaskArg.class, args[4]).task();
         assertEquals(id + "#arg", arg.id());
         assertArrayEquals(new Object[] {7, "seven"}, arg.args());
+    }
+
+    @Test
+    void aTaskArgKeepsOneKeyEachTimeItIsSentAndAnotherHasItsOwn() {
+        Sent shared = new Sent("a.Jobs#shared");
+        Sent other = new Sent("a.Jobs#shared"); // the same id and arguments, yet another invocation: another value
+        Received received = new Received();
+        for (Sent first : List.of(new Sent("a.Jobs#f", new TaskArg(shared)),
+                new Sent("a.Jobs#g", new TaskArg(shared), new TaskArg(other)))) {
+            codec.decodeInvocation(codec.encodeInvocation(first, "test"), received);
+        }
+        List<Long> keys = received.keys;
+        assertEquals(3, keys.size(), keys.toString());
+        assertEquals(keys.get(0), keys.get(1), "the receiver caches the value of one invocation under one key: " + keys);
+        assertNotEquals(keys.get(0), keys.get(2), "two invocations, equal as to id and arguments, have two keys: " + keys);
+        assertNotEquals(0L, keys.get(0));
     }
 
     @ParameterizedTest
