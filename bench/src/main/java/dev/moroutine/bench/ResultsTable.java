@@ -224,6 +224,11 @@ public final class ResultsTable {
                     minShare, maxShare, speedUp, speedUpLow, speedUpHigh, perIteration, passes, text);
         }
 
+        /** Each JVM's pass as the report shows it, "33, 221, 34→224"; "–" if none was measured. */
+        String passesShown() {
+            return passes.isEmpty() ? "–" : passes.stream().map(Pass::shown).collect(Collectors.joining(", "));
+        }
+
         /** The value compared between systems: the speed-up for time shapes, else the median. */
         double compared() {
             return shape.kind() == Kind.TIME ? speedUp : median;
@@ -242,11 +247,15 @@ public final class ResultsTable {
      */
     public record Pass(double before, double after) {
 
+        /** Whether either end was measured. */
+        boolean measured() {
+            return !Double.isNaN(before) || !Double.isNaN(after);
+        }
+
         /** "33", or "33→221" when the machine changed during the measurement (by more than half), "–" unknown. */
         String shown() {
             if (Double.isNaN(before) || Double.isNaN(after)) {
-                return Double.isNaN(before) && Double.isNaN(after) ? "–" : String.format(Locale.ROOT, "%.0f",
-                        Double.isNaN(before) ? after : before);
+                return measured() ? String.format(Locale.ROOT, "%.0f", Double.isNaN(before) ? after : before) : "–";
             }
             boolean changed = Math.max(before, after) > 1.5 * Math.min(before, after);
             return changed ? String.format(Locale.ROOT, "%.0f→%.0f", before, after) : String.format(Locale.ROOT, "%.0f", before);
@@ -291,7 +300,7 @@ public final class ResultsTable {
             Row row = Row.of(shape, placement.system(), placement.role(), perIteration)
                     .withJmh(primary.getScore() * scale, primary.getScoreError() * scale, otherCpu(run),
                             secondary(run, "gc.alloc.rate.norm"))
-                    .withPasses(passes.stream().allMatch(p -> p.shown().equals("–")) ? List.of() : passes);
+                    .withPasses(passes.stream().anyMatch(Pass::measured) ? passes : List.of());
             if (shape.kind() == Kind.LATENCY) {
                 Statistics all = primary.getStatistics();
                 row = row.withLatency(all.getPercentile(50), all.getPercentile(90), all.getPercentile(99), all.getN());
@@ -703,8 +712,7 @@ public final class ResultsTable {
             columns.add(new Column("B/op", r -> bytes(r.bytesPerOp())));
             columns.add(new Column("other CPU", r -> cores(r.otherCpu())));
             if (table.stream().anyMatch(r -> !r.passes().isEmpty())) {
-                columns.add(new Column("core to core, ns (per JVM)", r -> r.passes().isEmpty() ? "–"
-                        : r.passes().stream().map(Pass::shown).collect(Collectors.joining(", "))));
+                columns.add(new Column("core to core, ns (per JVM)", Row::passesShown));
             }
             columns.add(new Column("vs best peer", r -> r.role() == Role.MOROUTINE && r.ran()
                     ? best.map(b -> num(ratio(r, b)) + "×").orElse("") : ""));

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The speed targets that the issues set, checked against a run's rows: measured and reported,
@@ -137,11 +136,7 @@ public final class Targets {
         if (mine.passes().isEmpty() || theirs.passes().isEmpty()) {
             return "";
         }
-        return " (core to core per JVM: " + shown(mine) + " ns, against " + shown(theirs) + ")";
-    }
-
-    private static String shown(Row row) {
-        return row.passes().stream().map(ResultsTable.Pass::shown).collect(Collectors.joining(", "));
+        return " (core to core per JVM: " + mine.passesShown() + " ns, against " + theirs.passesShown() + ")";
     }
 
     /** Issue 12's: moroutine's cluster pool within 1.2× of Hazelcast's own executor, that is at least its rate ÷ 1.2. */
