@@ -443,6 +443,7 @@ public final class ClusterWorker implements Worker {
     @SuppressWarnings("unchecked") // a streaming call's output is its pipe
     private void pump(Pending pending) {
         Pipe<Object> pipe = (Pipe<Object>) pending.execution.output().open(this);
+        pipe.producedElsewhere(); // before the first item, which this pump emits: it waits for takes through wakeOnConsumption
         PullPacing pacing = new PullPacing(pipe.highWaterMark());
         pending.pump = Thread.currentThread(); // before the first look at inFlight: see settle
         PullHandOff pulls = new PullHandOff(pipe, consumed -> backend.control().submitToMember(

@@ -50,6 +50,7 @@ class StreamServerDeadlineTest {
         server.start(new Execution<>(Call.of(NEVER_RUN.call("x")), server));
         @SuppressWarnings("unchecked")
         Pipe<Object> pipe = (Pipe<Object>) server.open(null);
+        pipe.producedElsewhere(); // the hook below arms wakeOnConsumption
 
         long sent = 0;
         // Warm up the pull path and the encoder. This thread is the pipe's producer and its consumer.

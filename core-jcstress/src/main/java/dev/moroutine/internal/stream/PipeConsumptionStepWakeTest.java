@@ -30,6 +30,7 @@ public class PipeConsumptionStepWakeTest {
     private volatile int woke;
 
     public PipeConsumptionStepWakeTest() {
+        pipe.producedElsewhere(); // the pump waits through wakeOnConsumption
         pipe.emit(7);
         pipe.emit(8);
     }

@@ -31,6 +31,7 @@ public class PipeConsumptionWakeTest {
     private volatile int woke;
 
     public PipeConsumptionWakeTest() {
+        pipe.producedElsewhere(); // the pump waits through wakeOnConsumption
         pipe.emit(7);
     }
 

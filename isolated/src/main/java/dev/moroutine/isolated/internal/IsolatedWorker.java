@@ -537,6 +537,7 @@ public final class IsolatedWorker implements Worker {
         Pipe<Object> output = (Pipe<Object>) execution.binding(invocation.args().length).open(this);
         output.waitsWith(callerSpin);
         output.producedInTurns(); // by whoever reads the replies: the pump, or a caller while it sleeps
+        output.producedElsewhere(); // the pump waits for the consumer's takes through wakeOnConsumption
         return output;
     }
 
