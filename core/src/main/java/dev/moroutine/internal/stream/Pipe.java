@@ -36,13 +36,13 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * the producer's parked flag ({@code ProducerWait.waiting}): a fence at every take halved the
  * worker→caller stream's rate (measured on 2 cores, 10 vs 15–30 M items/s). So a take that
  * overlaps a producer's announcement that it parks may miss it, while the producer, re-checking
- * for room, misses the take's count (the store still on its way). A producer's wait for room
- * therefore stays timed for its first {@code ProducerWait.SETTLE_NANOS} and looks for room again
- * before it parks untimed: by then the overlapping take's store has reached it (a store leaves its
+ * for room, misses the take's count (the store still on its way). A producer's wait for room,
+ * eager or lazy, therefore stays timed for its first {@code ProducerWait.SETTLE_NANOS} and looks
+ * for room again before it parks on: by then the overlapping take's store has reached it (a store leaves its
  * core's buffer within nanoseconds, and HotSpot's compiled code keeps a VarHandle access in its
- * place among the accesses around it), and every take after the announcement sees it. A consumer about to park fences and wakes
- * a parked producer too, so a missed wake costs at most the settle time, only when the consumer
- * stops taking right after the take that made room. A producer in another process, which waits
+ * place among the accesses around it), and every take after the announcement sees it. A consumer
+ * about to park fences and wakes a parked producer too, so a missed wake costs at most the settle
+ * time, and only when the consumer stops taking right after the take that made room. A producer in another process, which waits
  * through {@link #wakeOnConsumption} where no timer looks again, gets fenced takes instead
  * ({@link #producedElsewhere}). So neither side can sleep forever while the other has made room
  * or items.
@@ -65,14 +65,14 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * room for and parks again, so the two would take turns an item at a time. So once the first take
  * has woken it (any take wakes an {@code EAGER} producer), it parks again, {@code LAZY}, until at
  * most half the high-water mark (the low tide) is in flight: the consumer wakes a lazy producer
- * only at a take that leaves the queue at or below the low tide, and an end wakes it as always. The same
- * pairing holds: the producer announces {@code LAZY}, then reads the count (volatile); the
- * consumer stores its count, then reads the announcement, and, seeing {@code LAZY}, the queue,
- * which then holds everything the parked producer emitted. A consumer that takes an item and
+ * only at a take that leaves the queue at or below the low tide, and an end wakes it as always. The
+ * same pairing holds, with the same second look: the producer announces {@code LAZY}, then reads
+ * the count; the consumer stores its count, then reads the announcement, and, seeing {@code LAZY},
+ * the queue, which then holds everything the parked producer emitted. A consumer that takes an item and
  * then stops taking (to wait for something the producer does next, say) must not hold it up for
  * ever, so a lazy wait has a timer, {@link #LAZY_WAIT_NANOS} (the OS may add its timer slack,
- * tens of microseconds); a producer that finds no room at all parks {@code EAGER}, untimed, so a
- * stalled consumer costs no CPU. A forwarding pipe's room
+ * tens of microseconds); a producer that finds no room at all parks {@code EAGER}, untimed once
+ * its settle time is over, so a stalled consumer costs no CPU. A forwarding pipe's room
  * comes in acknowledged runs, so its producer never waits lazily.
  *
  * <p>The consumer waits lazily too, the mirror image: on a busy machine a consumer woken at each
@@ -178,7 +178,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
     /**
      * Where a producer waits for room: its own, or one shared by the pipes one producer feeds. It
      * waits {@link #EAGER}ly (any take wakes it) or {@link #LAZY}ly (a take wakes it once few items
-     * are left in flight; a timer bounds the wait).
+     * are left in flight; a timer bounds the wait); a take that overlaps the announcement may miss
+     * it, so each wait looks again after {@link #SETTLE_NANOS}.
      */
     static final class ProducerWait {
         /** {@code parked}: a producer that any take (or an end) wakes. */
@@ -187,8 +188,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
         static final int LAZY = 2;
 
         /**
-         * How long a producer's wait for room stays timed before it looks for room again and parks
-         * untimed (see {@link #park}): far longer than a store takes to reach another core.
+         * How long a producer's wait for room stays timed before it looks for room again (see
+         * {@link #settle}): far longer than a store takes to reach another core.
          */
         static final long SETTLE_NANOS = 50_000;
 
@@ -210,47 +211,58 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
         private volatile long wakeAt = Long.MIN_VALUE;
 
         /**
-         * Parks the calling producer unless {@code ready} holds after announcing it; any take wakes it.
-         * The first {@link #SETTLE_NANOS} of the wait are timed, and {@code ready} is looked at again
-         * after them: a take publishes its count without a fence (see the class comment), so a take
-         * that overlapped the announcement may not have seen it, nor this producer its count then;
-         * by the second look the count has reached this thread, and every later take sees the
-         * announcement.
+         * Parks the calling producer unless {@code ready} holds after announcing it; a take wakes it
+         * (see {@link #settle} for the one that overlaps the announcement).
          */
         void park(java.util.function.BooleanSupplier ready) {
-            Thread current = Thread.currentThread();
-            thread = current;
+            thread = Thread.currentThread();
             wakeAt = Long.MIN_VALUE; // any take makes room
             parked = EAGER;
-            if (!ready.getAsBoolean()) {
-                long deadline = System.nanoTime() + SETTLE_NANOS;
-                // A wake moves parked to 0 before it unparks; a stray unpark leaves it EAGER.
-                for (long left = SETTLE_NANOS; parked == EAGER && left > 0 && !current.isInterrupted(); left = deadline - System.nanoTime()) {
-                    LockSupport.parkNanos(this, left);
-                }
-                if (parked == EAGER && !ready.getAsBoolean()) {
-                    LockSupport.park(this);
-                }
+            if (!ready.getAsBoolean() && settle(EAGER, ready, SETTLE_NANOS)) {
+                LockSupport.park(this);
             }
             parked = 0;
         }
 
         /**
          * Parks the calling producer for at most {@code nanos} unless {@code ready} holds after
-         * announcing it; only a take that reaches the low tide, an end, or the timer wakes it.
+         * announcing it; only a take that reaches the low tide, an end, or the timer wakes it (see
+         * {@link #settle} for the take that overlaps the announcement).
          */
         void parkLazily(java.util.function.BooleanSupplier ready, long nanos) {
-            Thread current = Thread.currentThread();
-            thread = current;
+            thread = Thread.currentThread();
             parked = LAZY;
             if (!ready.getAsBoolean()) {
                 long deadline = System.nanoTime() + nanos;
-                // A wake moves parked to 0 before it unparks; a stray unpark (one aimed at an earlier wait) leaves it LAZY.
-                for (long left = nanos; parked == LAZY && left > 0 && !current.isInterrupted(); left = deadline - System.nanoTime()) {
-                    LockSupport.parkNanos(this, left);
+                if (settle(LAZY, ready, Math.min(nanos, SETTLE_NANOS))) {
+                    parkUntil(LAZY, deadline);
                 }
             }
             parked = 0;
+        }
+
+        /**
+         * The first {@code nanos} (at most {@link #SETTLE_NANOS}) of a wait announced as {@code mode}:
+         * timed, then {@code ready} is looked at again. A take publishes its count without a fence
+         * (see the class comment), so a take that overlapped the announcement may not have seen it,
+         * nor this producer its count then; by the second look the count has reached this thread,
+         * and every later take sees the announcement.
+         *
+         * @return whether the wait goes on: no wake, interrupt or readiness ended it
+         */
+        private boolean settle(int mode, java.util.function.BooleanSupplier ready, long nanos) {
+            parkUntil(mode, System.nanoTime() + nanos);
+            return parked == mode && !Thread.currentThread().isInterrupted() && !ready.getAsBoolean();
+        }
+
+        /** Parks while announced as {@code mode}, until a wake, an interrupt or {@code deadline}. */
+        private void parkUntil(int mode, long deadline) {
+            Thread current = Thread.currentThread();
+            // A wake moves parked to 0 before it unparks; a stray unpark (one aimed at an earlier wait) leaves it as it was.
+            for (long left = deadline - System.nanoTime(); parked == mode && left > 0 && !current.isInterrupted();
+                    left = deadline - System.nanoTime()) {
+                LockSupport.parkNanos(this, left);
+            }
         }
 
         /** How the producer waits now: 0 (it does not), {@link #EAGER} or {@link #LAZY}. */
@@ -711,7 +723,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
         }
     }
 
-    /** Items emitted and not yet taken, as the producer sees it (a volatile read: it pairs with a take's wake check). */
+    /** Items emitted and not yet taken, as the producer sees it. */
     private long inFlight() {
         return emitted - (long) CONSUMED.getVolatile(this);
     }
