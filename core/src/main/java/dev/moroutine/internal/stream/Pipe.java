@@ -33,19 +33,19 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * Both sides spin briefly, then park. The producer writes an item (or a stretch of a run,
  * {@link #emitRun}), fences, and reads {@code consumerParked}; the consumer sets it, fences and polls again before parking, so a wake
  * is never lost. The consumer publishes its count with a release store, no fence, and then reads
- * the producer's parked flag ({@code ProducerWait.waiting}): a fence at every take halved the
- * worker→caller stream's rate (measured on 2 cores, 10 vs 15–30 M items/s). So a take that
- * overlaps a producer's announcement that it parks may miss it, while the producer, re-checking
- * for room, misses the take's count (the store still on its way). A producer's wait for room,
- * eager or lazy, therefore stays timed for its first {@code ProducerWait.SETTLE_NANOS} and looks
- * for room again before it parks on: by then the overlapping take's store has reached it (a store leaves its
- * core's buffer within nanoseconds, and HotSpot's compiled code keeps a VarHandle access in its
- * place among the accesses around it), and every take after the announcement sees it. A consumer
- * about to park fences and wakes a parked producer too, so a missed wake costs at most the settle
- * time, and only when the consumer stops taking right after the take that made room. A producer in another process, which waits
- * through {@link #wakeOnConsumption} where no timer looks again, gets fenced takes instead
- * ({@link #producedElsewhere}). So neither side can sleep forever while the other has made room
- * or items.
+ * the producer's parked flag ({@code ProducerWait.waiting}): with a fence at every take the
+ * worker→caller stream ran 5–11 M items/s, without it 14–15 (2 cores, alternating runs). So a take
+ * that overlaps a producer's announcement that it parks may miss it, while the producer,
+ * re-checking for room, misses the take's count (the store still on its way). A producer's wait for
+ * room, eager or lazy, therefore stays timed for its first {@code ProducerWait.SETTLE_NANOS} and
+ * looks for room again before it parks on: by then the overlapping take's store has reached it (a
+ * store leaves its core's buffer within nanoseconds, and HotSpot's compiled code keeps a VarHandle
+ * access in its place among the accesses around it), and every take after the announcement sees
+ * it. A consumer about to park fences and wakes a parked producer too, so a missed wake costs at
+ * most the settle time, and only when the consumer stops taking right after the take that made
+ * room. A producer in another process, which waits through {@link #wakeOnConsumption} where no
+ * timer looks again, gets fenced takes instead ({@link #producedElsewhere}). So neither side can
+ * sleep forever while the other has made room or items.
  *
  * <p>While both sides run, an item costs what its cache lines cost to move between the cores, so
  * each side keeps off the other's lines: the producer reads the consumer's count only when the
@@ -68,8 +68,8 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * only at a take that leaves the queue at or below the low tide, and an end wakes it as always. The
  * same pairing holds, with the same second look: the producer announces {@code LAZY}, then reads
  * the count; the consumer stores its count, then reads the announcement, and, seeing {@code LAZY},
- * the queue, which then holds everything the parked producer emitted. A consumer that takes an item and
- * then stops taking (to wait for something the producer does next, say) must not hold it up for
+ * the queue, which then holds everything the parked producer emitted. A consumer that takes an
+ * item and then stops taking (to wait for something the producer does next, say) must not hold it up for
  * ever, so a lazy wait has a timer, {@link #LAZY_WAIT_NANOS} (the OS may add its timer slack,
  * tens of microseconds); a producer that finds no room at all parks {@code EAGER}, untimed once
  * its settle time is over, so a stalled consumer costs no CPU. A forwarding pipe's room
