@@ -31,7 +31,7 @@ class PipeLowTideSettleTest {
     private static final long RUN_NANOS = TimeUnit.SECONDS.toNanos(Long.getLong("pipe.lowTideSettle.seconds", 15));
 
     @Test
-    void theTakeThatReachesTheLowTideAlwaysWakesTheLazyProducer() throws Exception {
+    void aLazyProducerGoesOnOnceATakeReachesTheLowTide() throws Exception {
         ExecutorService producers = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("low-tide-producer").unstarted(r));
         SplittableRandom random = new SplittableRandom(7);
         Thread[] producerThread = new Thread[1];
