@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.BenchmarkResult;
@@ -271,15 +272,19 @@ public final class BenchMain {
     }
 
     /**
-     * Every benchmark JVM touches its whole heap before it runs. The first write to a page of a
-     * fresh heap faults into the kernel, and on a virtual machine such a fault is slow: on the 2-core
-     * VMs this bench was built on, encoding and decoding 1,024 items took 80–150 µs a batch until the young
-     * generation had been written once (seconds into the run, past JMH's warm-up) and 9–15 µs after,
-     * and {@code ForkJoinPool}'s parallel shape ran at 4.0 M tasks/s without this and 9.5 M with it.
-     * Without it, a shape's score is partly how fast it allocates fresh memory, which depends on the
-     * host, not on the code under test.
+     * Every benchmark JVM has a fixed heap (so that resizing does not show up as noise) and touches
+     * it whole before it runs. The first write to a page of a fresh heap faults into the kernel, and
+     * on a virtual machine such a fault is slow: on the 2-core VMs this bench was built on, encoding and
+     * decoding 1,024 items took 80–150 µs a batch until the young generation had been written once
+     * (seconds into the run, past JMH's warm-up) and 9–15 µs after, and {@code ForkJoinPool}'s parallel
+     * shape ran at 4.0 M tasks/s without the pre-touch and 9.5 M with it. Without it, a shape's score is
+     * partly how fast it allocates fresh memory, which depends on the host, not on the code under test.
+     * The heap asks for transparent huge pages, where the kernel hands them out on request ({@code
+     * madvise}), because touching 1 GiB in 4 KiB pages took each JVM 1.9 s to start there, and in 2 MiB
+     * pages 0.13 s: with about 90 JVMs in a quick run, that was a third of its time. (Where the kernel
+     * gives none, the JVM says so once and runs on small pages.)
      */
-    static final String PRE_TOUCH = "-XX:+AlwaysPreTouch";
+    static final List<String> HEAP = List.of("-Xms1g", "-Xmx1g", "-XX:+UseTransparentHugePages", "-XX:+AlwaysPreTouch");
 
     private static List<RunResult> runJmh(String include, Mode mode, Progress progress, String condition)
             throws RunnerException {
@@ -291,12 +296,12 @@ public final class BenchMain {
                 .measurementIterations(mode.iterations())
                 .measurementTime(mode.iterationTime())
                 .timeout(TimeValue.seconds(60))
-                // Set, not inherited from this JVM: a fixed heap, so that heap resizing does not show
-                // up as noise, touched whole at start (see PRE_TOUCH), and no warning that JMH reads
+                // Set, not inherited from this JVM: the heap (see HEAP), and no warning that JMH reads
                 // field offsets through sun.misc.Unsafe.
-                .jvmArgs("-Xms1g", "-Xmx1g", PRE_TOUCH, "--sun-misc-unsafe-memory-access=allow",
+                .jvmArgs(Stream.concat(HEAP.stream(), Stream.of("--sun-misc-unsafe-memory-access=allow",
                         "-D" + ProcessPeers.WARM_UP_PROPERTY + "=" + mode.processWarmUp().convertTo(TimeUnit.MILLISECONDS),
-                        "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED") // worker JVMs' shared memory (Agrona)
+                        "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED")) // worker JVMs' shared memory (Agrona)
+                        .toArray(String[]::new))
                 // First, so that its measurements fall outside the others' windows (JMH calls them back in reverse order).
                 .addProfiler(CoreToCoreProfiler.class)
                 .addProfiler(OtherCpuProfiler.class)

@@ -51,9 +51,9 @@ public record ClusterResults(String summary, List<Row> rows) {
         // executor to about 4,000 tasks/s here and cost both sides a thread start per message; the README advises it.
         List<String> settings = "quick".equals(mode) ? List.of("--rounds=5", "--warmups=1", "--tasks=5000")
                 : List.of("--rounds=9", "--warmups=2", "--tasks=" + ClusterBench.TASKS);
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-Xms1g", "-Xmx1g", BenchMain.PRE_TOUCH, "-D" + COMMON_POOL_THREADS + "=2", "-cp", System.getProperty("java.class.path"),
-                ClusterBench.class.getName()));
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        command.addAll(BenchMain.HEAP);
+        command.addAll(List.of("-D" + COMMON_POOL_THREADS + "=2", "-cp", System.getProperty("java.class.path"), ClusterBench.class.getName()));
         command.addAll(settings);
         command.add("--out=" + out.toAbsolutePath());
         try {
