@@ -17,8 +17,12 @@ final class CoreToCore {
     static final int ROUND_TRIPS = 200_000;
     /** Runs per measurement for the header: the median is reported. */
     static final int RUNS = 9;
-    /** Round trips per run before and after each JMH fork ({@link CoreToCoreProfiler}): a tenth of a second at 230 ns. */
-    static final int FORK_ROUND_TRIPS = 50_000;
+    /**
+     * Round trips per run before and after each JMH fork ({@link CoreToCoreProfiler}): 5 runs take 46 ms at 230 ns, a
+     * quarter of what 50,000 took (twice per fork, about 90 forks in a quick run: 23 s of its 5 min 25 s), and their
+     * median still tells the machine's states apart, which differ several-fold.
+     */
+    static final int FORK_ROUND_TRIPS = 20_000;
     /** Runs per measurement before and after each JMH fork. */
     static final int FORK_RUNS = 5;
 

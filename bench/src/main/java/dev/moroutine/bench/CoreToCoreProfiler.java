@@ -19,8 +19,8 @@ import org.openjdk.jmh.runner.IterationType;
  * benchmark's own threads are idle. On a virtual machine the pass changes several-fold with where
  * the hypervisor runs the virtual CPUs, and a hand-off's throughput with it, so {@code RESULTS.md}
  * gives each JVM's pass beside its scores: two systems are compared fairly only in JVMs that had the
- * same machine. A measurement the machine was too busy for (5 s) is left out; each takes about a
- * tenth of a second when a pass costs 230 ns.
+ * same machine. A measurement the machine was too busy for (5 s) is left out; each takes about
+ * 46 ms when a pass costs 230 ns.
  *
  * <p>JMH makes one instance per fork and calls it from one thread.
  */
