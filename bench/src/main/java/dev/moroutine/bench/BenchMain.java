@@ -50,8 +50,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * <p>Run from the repository root (the {@code bench} profile calls this class at {@code package},
  * on the JDK 25 toolchain):
  * <pre>
- * mvn -q -Pbench -DskipTests package                            # quick: about 3 minutes on 2 cores
- * mvn -q -Pbench -DskipTests package -Dbench.mode=full          # about 45 minutes
+ * mvn -q -Pbench -DskipTests package                            # quick: about 5 minutes on 2 cores
+ * mvn -q -Pbench -DskipTests package -Dbench.mode=full          # about 50 minutes
  * mvn -q -Pbench -DskipTests package -Dbench.include=FanOut     # a regular expression over benchmark names
  * mvn -q -Pbench -DskipTests package -Dbench.busy=1             # then all again with 1 core kept busy
  * </pre>
