@@ -18,8 +18,8 @@ final class CoreToCore {
     /** Runs per measurement for the header: the median is reported. */
     static final int RUNS = 9;
     /**
-     * Round trips per run before and after each JMH fork ({@link CoreToCoreProfiler}): 5 runs take 46 ms at 230 ns, a
-     * quarter of what 50,000 took (twice per fork, about 90 forks in a quick run: 23 s of its 5 min 25 s), and their
+     * Round trips per run before and after each JMH fork ({@link CoreToCoreProfiler}): 5 runs take 46 ms at 230 ns, two
+     * fifths of what 50,000 took (twice per fork, about 90 forks in a quick run: 23 s of its 5 min 25 s), and their
      * median still tells the machine's states apart, which differ several-fold.
      */
     static final int FORK_ROUND_TRIPS = 20_000;
