@@ -22,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.BenchmarkResult;
@@ -300,10 +299,10 @@ public final class BenchMain {
                 .timeout(TimeValue.seconds(60))
                 // Set, not inherited from this JVM: the heap (see HEAP), and no warning that JMH reads
                 // field offsets through sun.misc.Unsafe.
-                .jvmArgs(Stream.concat(HEAP.stream(), Stream.of("--sun-misc-unsafe-memory-access=allow",
+                .jvmArgs(HEAP.toArray(String[]::new))
+                .jvmArgsAppend("--sun-misc-unsafe-memory-access=allow",
                         "-D" + ProcessPeers.WARM_UP_PROPERTY + "=" + mode.processWarmUp().convertTo(TimeUnit.MILLISECONDS),
-                        "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED")) // worker JVMs' shared memory (Agrona)
-                        .toArray(String[]::new))
+                        "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED") // worker JVMs' shared memory (Agrona)
                 // First, so that its measurements fall outside the others' windows (JMH calls them back in reverse order).
                 .addProfiler(CoreToCoreProfiler.class)
                 .addProfiler(OtherCpuProfiler.class)
