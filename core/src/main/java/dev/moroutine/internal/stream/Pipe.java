@@ -95,10 +95,13 @@ import org.jctools.queues.atomic.SpscAtomicArrayQueue;
  * rather than the timer; a forwarding pipe's consumer never waits lazily otherwise.
  *
  * <p>A producer in another process (a worker JVM's pump, see
- * {@link #wakeOnConsumption(long, Runnable)}) waits for a step of takes rather than one: it writes
- * the count it waits for before its parked flag, and a take reads the flag before the count, so
- * the take that reaches the count sees it, and the takes before it do not wake the producer for
- * nothing.
+ * {@link #wakeOnConsumption(long, Runnable)}) waits for a step of takes rather than one: it arms
+ * a wake, one object that holds the count it waits for and what wakes it, then reads the count
+ * taken; a take stores its count, then reads the arming. So the take that reaches the count sees
+ * the arming, or the producer sees that take; the takes before it do not wake the producer for
+ * nothing; and a take runs the wake it read, by a CAS on that very arming, so a take that decided
+ * on one arming's count never runs the next one's (armed by a producer that saw the count itself,
+ * and went on) early.
  *
  * <p>The consumer's thread is recorded only while it may park:
  * it is forgotten when the consumer wakes and when the pipe ends, so that the pipe, which a
@@ -194,10 +197,12 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
         static final long SETTLE_NANOS = 50_000;
 
         private static final VarHandle PARKED;
+        private static final VarHandle ARMED;
 
         static {
             try {
                 PARKED = MethodHandles.lookup().findVarHandle(ProducerWait.class, "parked", int.class);
+                ARMED = MethodHandles.lookup().findVarHandle(ProducerWait.class, "armed", Arming.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -205,10 +210,11 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
 
         private volatile int parked;
         private volatile Thread thread;
-        /** Run instead of an unpark when the producer waits elsewhere (a pump feeding from another process). */
-        private volatile Runnable waker;
-        /** The consumed count from which a take wakes the producer: one that waits elsewhere waits for a step of takes. */
-        private volatile long wakeAt = Long.MIN_VALUE;
+        /** The wake of a producer that waits elsewhere (a pump feeding from another process); null when none is armed. */
+        private volatile Arming armed;
+
+        /** A wake {@link #arm armed}: the consumed count from which a take runs it, and what it runs. */
+        private record Arming(long count, Runnable waker) {}
 
         /**
          * Parks the calling producer unless {@code ready} holds after announcing it; a take wakes it
@@ -216,7 +222,6 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
          */
         void park(java.util.function.BooleanSupplier ready) {
             thread = Thread.currentThread();
-            wakeAt = Long.MIN_VALUE; // any take makes room
             parked = EAGER;
             if (!ready.getAsBoolean() && settle(EAGER, ready, SETTLE_NANOS)) {
                 LockSupport.park(this);
@@ -270,41 +275,43 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
             return parked;
         }
 
-        /**
-         * Whether a take that brought the consumed count to {@code consumed} wakes an {@link #EAGER}
-         * producer: any take does, but for one {@link #arm armed} for a count not reached yet.
-         */
-        boolean wakesAt(long consumed) {
-            return consumed >= wakeAt;
-        }
-
+        /** Wakes the producer however it waits, parked here or armed: an end, a stop, an acknowledgement. */
         void wake() {
             int mode = parked;
             if (mode != 0) {
                 wakeFrom(mode);
             }
+            runArmedFrom(Long.MAX_VALUE);
         }
 
         /** Wakes the producer if it still waits as {@code mode}: a take that saw it EAGER must not end a later LAZY wait. */
         void wakeFrom(int mode) {
             if (PARKED.compareAndSet(this, mode, 0)) {
-                Runnable remote = waker;
-                if (remote != null) {
-                    remote.run();
-                } else {
-                    LockSupport.unpark(thread);
+                LockSupport.unpark(thread);
+            }
+        }
+
+        /**
+         * Runs the armed wake if the consumed count {@code consumed} reached its count: the arming
+         * read is the one its CAS takes, so a wake decided on one arming's count never runs a later
+         * arming's; if the producer armed again meanwhile, the new arming is looked at.
+         */
+        void runArmedFrom(long consumed) {
+            for (Arming arming = armed; arming != null && consumed >= arming.count(); arming = armed) {
+                if (ARMED.compareAndSet(this, arming, null)) {
+                    arming.waker().run();
+                    return;
                 }
             }
         }
 
         /**
          * A producer that does not park here announces it waits: the take that brings the consumed
-         * count to {@code consumed} (or any later one) runs {@code action}, as does the pipe's end.
+         * count to {@code consumed} (or any later one) runs {@code action}, once, as does the pipe's
+         * end. An arming not yet run is replaced.
          */
         void arm(long consumed, Runnable action) {
-            waker = action;
-            wakeAt = consumed; // before parked: a consumer that sees it armed sees the count it waits for
-            parked = EAGER;
+            armed = new Arming(consumed, action); // volatile: the StoreLoad before the producer reads the count taken
         }
     }
 
@@ -777,14 +784,14 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
         consumedLocal++;
         if (!forwarding) {
             if (producedElsewhere) {
-                CONSUMED.setVolatile(this, consumedLocal); // StoreLoad against the read of parked below: see the class comment
+                CONSUMED.setVolatile(this, consumedLocal); // StoreLoad against the read of the arming: see the class comment
+                producerWait.runArmedFrom(consumedLocal);
             } else {
                 CONSUMED.setRelease(this, consumedLocal); // no fence: a producer's wait for room settles instead
             }
             int waiting = producerWait.waiting();
             // A lazy producer parked after its last item: the queue holds all it emitted and not yet taken.
-            if (waiting == ProducerWait.EAGER && producerWait.wakesAt(consumedLocal)
-                    || waiting == ProducerWait.LAZY && queue.size() <= lowTide) {
+            if (waiting == ProducerWait.EAGER || waiting == ProducerWait.LAZY && queue.size() <= lowTide) {
                 producerWait.wakeFrom(waiting);
             }
         }
@@ -932,9 +939,12 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
         lazyWakeAt = wakeAt;
         consumerParked = how;
         VarHandle.fullFence();
-        if (producerWait.waiting() == ProducerWait.LAZY || producerWait.wakesAt(consumedLocal)) {
-            producerWait.wake(); // a stale read on the fast path may have left the producer asleep
+        // A stale read on the fast path may have left the producer asleep.
+        int waiting = producerWait.waiting();
+        if (waiting != 0) {
+            producerWait.wakeFrom(waiting);
         }
+        producerWait.runArmedFrom(consumedLocal);
         return (how == PARKED_LAZY ? queue.size() < wakeAt : queue.isEmpty()) && state == OPEN;
     }
 

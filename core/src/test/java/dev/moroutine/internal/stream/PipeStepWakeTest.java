@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@link Pipe#wakeOnConsumption(long, Runnable)}, the wake of a producer in another process that
  * owes credit in steps: the takes below the armed count do not run the wake, the one that reaches
- * it does, once; the pipe's end runs it whatever the count; and a pump-like producer that arms,
- * looks again and parks is never left asleep while its step is due.
+ * it does, once; a new arming replaces one not yet run; the pipe's end runs it whatever the count;
+ * and a pump-like producer that arms, looks again and parks is never left asleep while its step is due.
  */
 @Timeout(60)
 class PipeStepWakeTest {
@@ -47,6 +47,20 @@ class PipeStepWakeTest {
         pipe.wakeOnConsumption(1, woke::incrementAndGet);
         pipe.next();
         assertEquals(1, woke.get());
+    }
+
+    @Test
+    void anEndWakesTheArmingThatStands() {
+        Pipe.ProducerWait wait = new Pipe.ProducerWait();
+        AtomicInteger woke = new AtomicInteger();
+        wait.arm(1, () -> {
+            throw new AssertionError("replaced by the next arming");
+        });
+        wait.arm(100, woke::incrementAndGet);
+        wait.wake();
+        assertEquals(1, woke.get());
+        wait.wake();
+        assertEquals(1, woke.get(), "once: the wake disarmed it");
     }
 
     @Test
