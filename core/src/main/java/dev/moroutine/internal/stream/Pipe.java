@@ -275,13 +275,18 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
             return parked;
         }
 
-        /** Wakes the producer however it waits, parked here or armed: an end, a stop, an acknowledgement. */
+        /** Wakes the producer however it waits, parked here or armed: an end, a stop. */
         void wake() {
+            wakeParked();
+            runArmedFrom(Long.MAX_VALUE);
+        }
+
+        /** Wakes the producer if it is parked here, whichever way it waits. */
+        void wakeParked() {
             int mode = parked;
             if (mode != 0) {
                 wakeFrom(mode);
             }
-            runArmedFrom(Long.MAX_VALUE);
         }
 
         /** Wakes the producer if it still waits as {@code mode}: a take that saw it EAGER must not end a later LAZY wait. */
@@ -465,8 +470,9 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      */
     public void acknowledge(long count) {
         if (count > (long) CONSUMED.getAcquire(this)) {
-            CONSUMED.setVolatile(this, count); // StoreLoad against the read of parked in wake()
-            producerWait.wake();
+            CONSUMED.setVolatile(this, count); // StoreLoad against the read of parked and of the arming
+            producerWait.wakeParked();
+            producerWait.runArmedFrom(count); // the arming counts what is acknowledged: consumedCount()
         }
     }
 
@@ -940,11 +946,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
         consumerParked = how;
         VarHandle.fullFence();
         // A stale read on the fast path may have left the producer asleep.
-        int waiting = producerWait.waiting();
-        if (waiting != 0) {
-            producerWait.wakeFrom(waiting);
-        }
-        producerWait.runArmedFrom(consumedLocal);
+        producerWait.wakeParked();
+        producerWait.runArmedFrom(forwarding ? (long) CONSUMED.getVolatile(this) : consumedLocal); // as consumedCount() counts
         return (how == PARKED_LAZY ? queue.size() < wakeAt : queue.isEmpty()) && state == OPEN;
     }
 
