@@ -316,7 +316,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
          * end. An arming not yet run is replaced.
          */
         void arm(long consumed, Runnable action) {
-            armed = new Arming(consumed, action); // volatile: the StoreLoad before the producer reads the count taken
+            armed = new Arming(consumed, action); // volatile, as the producer's next read of the count taken (consumedCount)
         }
     }
 
@@ -492,7 +492,9 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      * @return the count
      */
     public long consumedCount() {
-        return (long) CONSUMED.getAcquire(this);
+        // Volatile, not acquire: a producer that armed a wake (a volatile store) reads this next, and only a
+        // volatile read is ordered after that store by the memory model (a plain load on x86 and AArch64 either way).
+        return (long) CONSUMED.getVolatile(this);
     }
 
     /**
