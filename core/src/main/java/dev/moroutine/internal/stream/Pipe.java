@@ -182,7 +182,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      * Where a producer waits for room: its own, or one shared by the pipes one producer feeds. It
      * waits {@link #EAGER}ly (any take wakes it) or {@link #LAZY}ly (a take wakes it once few items
      * are left in flight; a timer bounds the wait); a take that overlaps the announcement may miss
-     * it, so each wait looks again after {@link #SETTLE_NANOS}.
+     * it, so each wait looks again after {@link #SETTLE_NANOS}. A producer in another process does
+     * not park here: it {@link #arm arms} a wake, which a take runs (see the class comment).
      */
     static final class ProducerWait {
         /** {@code parked}: a producer that any take (or an end) wakes. */
