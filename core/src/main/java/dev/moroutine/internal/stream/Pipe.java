@@ -950,7 +950,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
         VarHandle.fullFence();
         // A stale read on the fast path may have left the producer asleep.
         producerWait.wakeParked();
-        producerWait.runArmedFrom(forwarding ? (long) CONSUMED.getVolatile(this) : consumedLocal); // as consumedCount() counts
+        producerWait.runArmedFrom(forwarding ? consumedCount() : consumedLocal); // a forwarding pipe's armings count acknowledgements
         return (how == PARKED_LAZY ? queue.size() < wakeAt : queue.isEmpty()) && state == OPEN;
     }
 
