@@ -76,6 +76,11 @@ public final class StreamCall<T> extends Call<LiveStream<T>> implements StreamTa
     }
 
     @Override
+    protected CompletableFuture<LiveStream<T>> submitTo(Worker worker) {
+        return prepare(worker.group()).sendTo(worker);
+    }
+
+    @Override
     protected LiveStream<T> runOn(Worker worker) {
         return open(worker, worker.group());
     }
