@@ -26,6 +26,7 @@ import dev.moroutine.internal.dispatch.Worker;
 import dev.moroutine.internal.shared.Desc;
 import dev.moroutine.isolated.internal.Codec;
 import dev.moroutine.shared.SharedValue;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -412,8 +413,13 @@ public final class ClusterBackend {
         private final Invocation call;
 
         AsSent(Invocation call) {
-            super(call.args(), call.timeout());
+            super(call.args());
             this.call = call;
+        }
+
+        @Override
+        public Duration timeout() {
+            return call.timeout();
         }
 
         @Override

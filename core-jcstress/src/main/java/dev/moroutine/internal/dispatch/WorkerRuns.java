@@ -90,7 +90,7 @@ final class WorkerRuns {
     /** A task whose function counts its runs in its one argument and returns the count. */
     private static final class Counting extends Invocation {
         Counting(AtomicInteger runs) {
-            super(new Object[] {runs}, null);
+            super(new Object[] {runs});
         }
 
         @Override

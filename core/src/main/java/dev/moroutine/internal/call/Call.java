@@ -32,7 +32,8 @@ import java.util.concurrent.RejectedExecutionException;
 public non-sealed class Call<R> extends Invocation implements Task<R> {
 
     private final Definition definition;
-    private final Worker assigned;
+    /** Its assignment, own timeout and stream flag: see {@link Settings}. */
+    private final Settings settings;
 
     /**
      * Describes a call.
@@ -43,17 +44,19 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
      * @param timeout its own timeout, or null
      */
     protected Call(Definition definition, Object[] args, Worker assigned, Duration timeout) {
-        this(definition, args, assigned, timeout, true);
+        this(definition, args, Settings.of(assigned, timeout, anyStreamArg(args)));
     }
 
-    private Call(Definition definition, Object[] args, Worker assigned, Duration timeout, boolean mayTakeStream) {
-        super(args, timeout, mayTakeStream);
+    private Call(Definition definition, Object[] args, Settings settings) {
+        super(args);
         this.definition = definition;
-        this.assigned = assigned;
+        this.settings = settings;
     }
 
     /**
-     * Describes a call whose arguments are all plain values: nothing reads them before its worker does.
+     * Describes a call whose arguments are all plain values. Then the calling thread never reads
+     * the arguments themselves: reading an argument's class may miss the cache (a boxed item of a
+     * large batch, say), while the worker reads them anyway.
      *
      * @param definition the moroutine
      * @param args its arguments, none a {@link TaskArg} or {@link StreamArg}
@@ -61,7 +64,7 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
      * @return the call
      */
     static <R> Call<R> ofValues(Definition definition, Object[] args) {
-        return new Call<>(definition, args, null, null, false);
+        return new Call<>(definition, args, Settings.PLAIN);
     }
 
     /**
@@ -97,7 +100,7 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
 
     @Override
     public Call<R> withTimeout(Duration timeout) {
-        return copy(assigned, Timeouts.check(timeout));
+        return copy(assigned(), Timeouts.check(timeout));
     }
 
     /**
@@ -108,7 +111,7 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
      * @return the copy
      */
     protected Call<R> copy(Worker worker, Duration timeout) {
-        return new Call<>(definition, args(), worker, timeout, takesStream());
+        return new Call<>(definition, args(), Settings.of(worker, timeout, settings.takesStream));
     }
 
     /**
@@ -135,7 +138,17 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
      * @return the worker, or null
      */
     protected final Worker assigned() {
-        return assigned;
+        return settings.assigned;
+    }
+
+    @Override
+    public final Duration timeout() {
+        return settings.timeout;
+    }
+
+    @Override
+    public final boolean takesStream() {
+        return settings.takesStream;
     }
 
     @Override
@@ -154,6 +167,7 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
      * @return the worker
      */
     public final Worker defaultWorker() {
+        Worker assigned = settings.assigned;
         return assigned != null ? assigned : definition.dedicatedWorker();
     }
 
@@ -327,6 +341,27 @@ public non-sealed class Call<R> extends Invocation implements Task<R> {
 
     @Override
     public String toString() {
-        return "task " + definition + (assigned != null ? " assigned to " + assigned : "");
+        return "task " + definition + (settings.assigned != null ? " assigned to " + settings.assigned : "");
+    }
+
+    /**
+     * What a call sets besides its moroutine and arguments, in one object so that a plain call is
+     * three fields (24 bytes, a quarter less than with each setting its own field): shared by every
+     * call that is neither assigned nor timed, allocated only for those that are.
+     *
+     * @param assigned the worker it is pinned to, or null
+     * @param timeout its own timeout, or null
+     * @param takesStream whether an argument is a {@link StreamArg}, found once
+     */
+    private record Settings(Worker assigned, Duration timeout, boolean takesStream) {
+        static final Settings PLAIN = new Settings(null, null, false);
+        static final Settings STREAMS = new Settings(null, null, true);
+
+        static Settings of(Worker assigned, Duration timeout, boolean takesStream) {
+            if (assigned == null && timeout == null) {
+                return takesStream ? STREAMS : PLAIN;
+            }
+            return new Settings(assigned, timeout, takesStream);
+        }
     }
 }

@@ -126,7 +126,7 @@ public final class Execution<R> extends CompletableFuture<R> {
         Object[] args = invocation.args();
         Endpoint.Binding[] bound = null;
         try {
-            for (int i = 0; invocation.takesStream() && i < args.length; i++) {
+            for (int i = 0, end = invocation.takesStream() ? args.length : 0; i < end; i++) {
                 if (args[i] instanceof StreamArg stream) {
                     if (bound == null) {
                         bound = new Endpoint.Binding[args.length + 1];

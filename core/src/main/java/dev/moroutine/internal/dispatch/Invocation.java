@@ -16,34 +16,24 @@ import java.time.Duration;
 public abstract class Invocation {
 
     private final Object[] args;
-    private final Duration timeout; // null: the pool's, or none
-    /** Whether an argument is a {@link StreamArg}, which each execution binds; found once. */
-    private final boolean takesStream;
 
     /**
      * Describes an invocation.
      *
      * @param args the arguments: values, {@link TaskArg}s and {@link StreamArg}s
-     * @param timeout its own timeout, or null
      */
-    protected Invocation(Object[] args, Duration timeout) {
-        this(args, timeout, true);
+    protected Invocation(Object[] args) {
+        this.args = args;
     }
 
     /**
-     * Describes an invocation whose arguments may be known to be plain values. Then the calling
-     * thread never reads the arguments themselves: reading an argument's class may miss the cache
-     * (a boxed item of a large batch, say), while the worker reads them anyway.
+     * Whether an argument is a {@link StreamArg}.
      *
      * @param args the arguments
-     * @param timeout its own timeout, or null
-     * @param mayTakeStream false if no argument is a {@link TaskArg} or {@link StreamArg} (which only
-     *     a task-arg parameter makes), true to look
+     * @return whether one is
      */
-    protected Invocation(Object[] args, Duration timeout, boolean mayTakeStream) {
-        this.args = args;
-        this.timeout = timeout;
-        this.takesStream = mayTakeStream && any(args, StreamArg.class);
+    protected static boolean anyStreamArg(Object[] args) {
+        return any(args, StreamArg.class);
     }
 
     private static boolean any(Object[] args, Class<?> kind) {
@@ -81,12 +71,12 @@ public abstract class Invocation {
     }
 
     /**
-     * The task's own timeout.
+     * The task's own timeout; none here: a subclass whose tasks carry one says so.
      *
      * @return the timeout, or null for the pool's, or none
      */
-    public final Duration timeout() {
-        return timeout;
+    public Duration timeout() {
+        return null;
     }
 
     /** The same object: an invocation is a cache key by identity. */
@@ -113,11 +103,12 @@ public abstract class Invocation {
     }
 
     /**
-     * Whether an argument is a {@link StreamArg}.
+     * Whether an argument is a {@link StreamArg}. Looks at the arguments each time: a subclass that
+     * knows already (see {@code Call}) says so without reading them.
      *
      * @return whether an execution has endpoint arguments to bind
      */
-    public final boolean takesStream() {
-        return takesStream;
+    public boolean takesStream() {
+        return anyStreamArg(args);
     }
 }

@@ -36,7 +36,7 @@ class BehindSiblingTest {
         volatile Thread thread;
 
         Spin(long nanos, Set<Spin> ran) {
-            super(new Object[0], null);
+            super(new Object[0]);
             this.nanos = nanos;
             this.ran = ran;
         }
@@ -65,7 +65,7 @@ class BehindSiblingTest {
         private final AtomicBoolean refill;
 
         Refilling(ThreadWorker owner, AtomicBoolean refill) {
-            super(new Object[0], null);
+            super(new Object[0]);
             this.owner = owner;
             this.refill = refill;
         }

@@ -136,7 +136,7 @@ class DeferredWakesTest {
         final Execution<Object> execution = new Execution<>(this, null);
 
         Held(CountDownLatch release) {
-            super(new Object[0], null);
+            super(new Object[0]);
             this.release = release;
         }
 

@@ -12,17 +12,27 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A call's arguments are scanned for stream arguments when it is made, unless they are known to be
- * values, and for signals when its run asks.
+ * An invocation's arguments are scanned for stream arguments unless its class knows there are
+ * none, and for signals when its run asks.
  */
 class InvocationScanTest {
 
     private static Invocation invocation(Object... args) {
+        return made(false, args);
+    }
+
+    /** An invocation whose class knows that it takes no stream, as a call of a values-only overload does. */
+    private static Invocation ofValues(Object... args) {
         return made(true, args);
     }
 
-    private static Invocation made(boolean mayTakeStream, Object... args) {
-        return new Invocation(args, null, mayTakeStream) {
+    private static Invocation made(boolean valuesOnly, Object... args) {
+        return new Invocation(args) {
+            @Override
+            public boolean takesStream() {
+                return !valuesOnly && super.takesStream();
+            }
+
             @Override
             public String id() {
                 return "InvocationScanTest#invocation";
@@ -52,10 +62,10 @@ class InvocationScanTest {
         assertFalse(withSignal.takesStream());
     }
 
-    /** Values only: nothing to bind, and a signal among them is still found for the run. */
+    /** Known to take no stream: nothing to bind, and a signal among its values is still found for the run. */
     @Test
     void valuesOnlyBindNothingAndStillFindTheirSignal() {
-        Invocation values = made(false, 1, new AbortController().signal());
+        Invocation values = ofValues(1, new AbortController().signal());
         assertFalse(values.takesStream());
         assertTrue(values.takesSignal());
         assertNull(new Execution<>(values, null).binding(0));

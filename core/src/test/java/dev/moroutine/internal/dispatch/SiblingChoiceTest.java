@@ -29,7 +29,7 @@ class SiblingChoiceTest {
         private final Semaphore permits;
 
         Gated(Semaphore permits) {
-            super(new Object[0], null);
+            super(new Object[0]);
             this.permits = permits;
         }
 

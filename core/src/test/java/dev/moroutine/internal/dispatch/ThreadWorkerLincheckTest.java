@@ -67,7 +67,7 @@ public class ThreadWorkerLincheckTest {
         boolean queued;
 
         Counted(int id, List<Integer> runs) {
-            super(new Object[0], null);
+            super(new Object[0]);
             this.id = id;
             this.runs = runs;
         }

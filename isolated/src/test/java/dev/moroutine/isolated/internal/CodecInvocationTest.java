@@ -27,7 +27,7 @@ class CodecInvocationTest {
         private final String id;
 
         Sent(String id, Object... args) {
-            super(args, null);
+            super(args);
             this.id = id;
         }
 
