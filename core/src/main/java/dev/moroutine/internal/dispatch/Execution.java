@@ -78,8 +78,6 @@ public final class Execution<R> extends CompletableFuture<R> {
     }
 
     private final Invocation invocation;
-    /** One binding per argument position that is an {@link Endpoint} (and one past them for an output); null if none. */
-    private final Endpoint.Binding[] bindings;
     /**
      * Written by the dispatching thread before the queue hand-off (again for each worker a batch
      * offers it to, if one refuses it), and by a worker that takes it from another ({@link #claim}).
@@ -95,10 +93,11 @@ public final class Execution<R> extends CompletableFuture<R> {
     /** The {@code runAll} it belongs to, and its position there; null for none. Written before the queue hand-off. */
     private Batch batch;
     private int indexInBatch;
-    /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */
-    private AbortController stopSignal;
-    /** Told when this execution completes; null for nobody. See {@link #onSettled}. */
-    private volatile Settlement settlement;
+    /**
+     * What only some executions have (see {@link Extras}); null for none. Volatile for the
+     * settlement's hand-shake (see {@link #onSettled}), which may be the write that sets it.
+     */
+    private volatile Extras extras;
 
     /**
      * An execution of {@code invocation}, binding each of its endpoint arguments now (an ended
@@ -109,8 +108,9 @@ public final class Execution<R> extends CompletableFuture<R> {
      */
     public Execution(Invocation invocation, Endpoint.Binding output) {
         this.invocation = invocation;
-        this.bindings = bindAll(invocation, output);
+        Endpoint.Binding[] bindings = bindAll(invocation, output);
         if (bindings != null) {
+            extras = new Extras(bindings);
             whenComplete((ignored, failure) -> {
                 for (Endpoint.Binding binding : bindings) {
                     if (binding != null) {
@@ -162,6 +162,25 @@ public final class Execution<R> extends CompletableFuture<R> {
         return invocation;
     }
 
+    /** One binding per argument position that is an {@link Endpoint} (and one past them for an output); null if none. */
+    private Endpoint.Binding[] bindings() {
+        Extras known = extras;
+        return known != null ? known.bindings : null;
+    }
+
+    /**
+     * The extras, made if there are none yet: only by the thread that holds the execution then
+     * (see {@link Extras}).
+     */
+    private Extras extras() {
+        Extras known = extras;
+        if (known == null) {
+            known = new Extras(null);
+            extras = known;
+        }
+        return known;
+    }
+
     /**
      * The binding of a streaming call's own output, for a backend that runs the function elsewhere
      * and feeds the items it sends back into what {@link Endpoint.Binding#open} returns here (a
@@ -170,6 +189,7 @@ public final class Execution<R> extends CompletableFuture<R> {
      * @return the output's binding, or null for a value moroutine
      */
     public Endpoint.Binding output() {
+        Endpoint.Binding[] bindings = bindings();
         return bindings != null ? bindings[invocation.args().length] : null;
     }
 
@@ -180,6 +200,7 @@ public final class Execution<R> extends CompletableFuture<R> {
      * @throws IllegalStateException if an endpoint refuses (the execution would wait for itself)
      */
     public void sentTo(Worker target) {
+        Endpoint.Binding[] bindings = bindings();
         if (bindings != null) {
             sentTo(bindings, target); // before it is queued where it would wait for itself
         }
@@ -200,6 +221,7 @@ public final class Execution<R> extends CompletableFuture<R> {
      * end, say), so that a task refused before leaves nothing that items go to.
      */
     public void admitted() {
+        Endpoint.Binding[] bindings = bindings();
         if (bindings != null) {
             for (Endpoint.Binding binding : bindings) {
                 if (binding != null) {
@@ -218,6 +240,7 @@ public final class Execution<R> extends CompletableFuture<R> {
      * @return the binding, or null if that position is no endpoint
      */
     public Endpoint.Binding binding(int position) {
+        Endpoint.Binding[] bindings = bindings();
         return bindings == null || position >= bindings.length ? null : bindings[position];
     }
 
@@ -227,6 +250,7 @@ public final class Execution<R> extends CompletableFuture<R> {
      * @return the task, and what its endpoints add
      */
     public String describe() {
+        Endpoint.Binding[] bindings = bindings();
         if (bindings != null) {
             for (Endpoint.Binding binding : bindings) {
                 String why = binding != null ? binding.holdsWorker() : null;
@@ -268,7 +292,7 @@ public final class Execution<R> extends CompletableFuture<R> {
      * @return whether it may be taken
      */
     boolean allowStealing() {
-        stealable = bindings == null;
+        stealable = bindings() == null;
         return stealable;
     }
 
@@ -302,7 +326,9 @@ public final class Execution<R> extends CompletableFuture<R> {
      * @param listener what to tell; null for nobody
      */
     public void onSettled(Settlement listener) {
-        settlement = listener;
+        if (listener != null || extras != null) {
+            extras().settlement = listener;
+        }
     }
 
     @Override
@@ -324,7 +350,8 @@ public final class Execution<R> extends CompletableFuture<R> {
     }
 
     private void tell(Object value, Throwable failure) {
-        Settlement listener = settlement;
+        Extras known = extras;
+        Settlement listener = known != null ? known.settlement : null;
         if (listener == null) {
             return;
         }
@@ -388,7 +415,9 @@ public final class Execution<R> extends CompletableFuture<R> {
     @SuppressWarnings("unchecked") // the invocation returns the moroutine's R
     void run(WorkerContext context, Runnable beforeCompletion) {
         AbortController stop = invocation.takesSignal() ? new AbortController() : null;
-        stopSignal = stop;
+        if (stop != null) {
+            extras().stopSignal = stop;
+        }
         runState = RUNNING; // before the isDone() check: see the class comment
         boolean completedHere = false;
         boolean left = false;
@@ -402,7 +431,7 @@ public final class Execution<R> extends CompletableFuture<R> {
             Object result;
             Throwable failure = null;
             try {
-                result = context.invoke(invocation, bindings, worker, stop != null ? stop.signal() : null);
+                result = context.invoke(invocation, bindings(), worker, stop != null ? stop.signal() : null);
             } catch (VirtualMachineError fatal) {
                 throw fatal;
             } catch (Throwable thrown) {
@@ -467,7 +496,8 @@ public final class Execution<R> extends CompletableFuture<R> {
      */
     private void halt(String reason, boolean interrupt) {
         if (runState == RUNNING) {
-            AbortController stop = stopSignal;
+            Extras known = extras;
+            AbortController stop = known != null ? known.stopSignal : null;
             try {
                 if (stop != null) {
                     stop.abort(reason);
@@ -518,5 +548,26 @@ public final class Execution<R> extends CompletableFuture<R> {
      */
     public void cancel(String why) {
         stop(new CancellationException(why + " (" + invocation + ")"), false);
+    }
+
+    /**
+     * What only some executions have, kept out of the execution itself so that a plain one is 48
+     * bytes rather than 56: the bindings of its endpoint arguments, its stop signal and the
+     * listener told when it completes. Made by the first that needs it: the constructor (for
+     * endpoints), {@link #onSettled} (a worker JVM's dispatching thread, or its child before the dispatch) or
+     * {@link #run} (a task that takes a {@link Signal}), each on the thread that holds the
+     * execution at that moment, so two are never made for one execution.
+     */
+    private static final class Extras {
+        /** One binding per argument position that is an {@link Endpoint} (and one past them for an output); null if none. */
+        final Endpoint.Binding[] bindings;
+        /** Fires when the running execution is stopped; null if the call takes no {@link Signal}. Written before RUNNING. */
+        AbortController stopSignal;
+        /** Told when the execution completes; null for nobody. See {@link #onSettled}. */
+        volatile Settlement settlement;
+
+        Extras(Endpoint.Binding[] bindings) {
+            this.bindings = bindings;
+        }
     }
 }

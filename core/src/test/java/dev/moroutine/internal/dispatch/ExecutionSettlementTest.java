@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.moroutine.Mo1;
+import dev.moroutine.Pool;
 import dev.moroutine.internal.call.Call;
+import dev.moroutine.internal.call.Definition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -21,12 +23,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What a worker is told of its execution's completion ({@link Execution#onSettled}): each completion, once. */
 @Timeout(60)
 class ExecutionSettlementTest {
 
     static final Mo1<Integer, Integer> square = mo(x -> x * x);
+    static final Mo1<Object, Object> takesEndpoint = mo(x -> x);
+
+    private static final Definition ENDPOINT_TAKER = new Definition(takesEndpoint, Definition.callSite(Pool.class), args -> null);
+    private static final Endpoint ENDPOINT = consumer -> worker -> "opened";
 
     /** What a listener was told: the values and the failures, in order. */
     private static final class Told implements Execution.Settlement {
@@ -146,12 +154,17 @@ class ExecutionSettlementTest {
         assertEquals(9, execution.resultNow());
     }
 
-    /** A listener set while another thread cancels: told exactly once, or the look after it sees the cancellation. */
-    @Test
-    void aCancellationRacingTheListenerIsNeverMissed() throws Exception {
+    /**
+     * A listener set while another thread cancels: told exactly once, or the look after it sees the
+     * cancellation; whether setting it makes the execution's extras or the constructor made them
+     * already, for an endpoint argument.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aCancellationRacingTheListenerIsNeverMissed(boolean withEndpoint) throws Exception {
         CyclicBarrier start = new CyclicBarrier(2);
         for (int round = 0; round < 20_000; round++) {
-            Execution<Integer> execution = execution();
+            Execution<?> execution = withEndpoint ? new Execution<>(ENDPOINT_TAKER.call(new StreamArg(ENDPOINT)), null) : execution();
             AtomicInteger told = new AtomicInteger();
             Thread canceller = Thread.ofPlatform().start(() -> {
                 await(start);
