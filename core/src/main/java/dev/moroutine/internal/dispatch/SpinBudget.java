@@ -99,6 +99,21 @@ public final class SpinBudget {
         return true;
     }
 
+    /**
+     * Like {@link #pause}, for a wait whose every step has already spun about a microsecond of its
+     * own (a consumer that looks again later): it reads the clock at each step, not at every 16th,
+     * so the wait yields, or parks, when its time comes rather than up to 16 steps later. On a busy
+     * machine, where the waiter and the thread it waits for share one core, those steps were the
+     * waiter's whole turn: 16 µs of spinning before each yield let the other thread run.
+     *
+     * @param startNanos when the wait began ({@link System#nanoTime()})
+     * @param budgetNanos the wait's budget
+     * @return {@code false} once the budget is spent: time to park
+     */
+    public boolean pauseAfterSpin(long startNanos, long budgetNanos) {
+        return yielding ? pause(startNanos, 1, budgetNanos) : Waiting.pauseByClock(this, startNanos, budgetNanos);
+    }
+
     /** How long a wait only spins before it also yields: see the class comment. */
     int spinFirst() {
         return spinFirst;

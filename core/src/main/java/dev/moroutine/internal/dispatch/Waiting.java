@@ -93,6 +93,14 @@ public final class Waiting {
             Thread.onSpinWait();
             return true;
         }
+        return pauseByClock(budget, startNanos, budgetNanos);
+    }
+
+    /**
+     * Like {@link #pause}, at a step that reads the clock: every 16th of short steps, every one of
+     * long steps ({@link SpinBudget#pauseAfterSpin}).
+     */
+    static boolean pauseByClock(SpinBudget budget, long startNanos, long budgetNanos) {
         long waited = System.nanoTime() - startNanos;
         if (waited > budgetNanos) {
             return false;

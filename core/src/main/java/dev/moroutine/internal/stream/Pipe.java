@@ -867,7 +867,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
         boolean parked = false;
         try {
             for (int spins = 1; ; spins++) {
-                if (looksAgainLater && budget > 0 && !parked) {
+                boolean later = looksAgainLater && budget > 0 && !parked;
+                if (later) {
                     lookAgainLater(); // next() found the queue empty just now; after a park, the wake says an item came
                 }
                 Object item = queue.poll();
@@ -893,7 +894,7 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
                     }
                     continue; // a late emit settled first: its item is in the queue
                 }
-                if (!spin.pause(start, spins, budget)) {
+                if (!(later ? spin.pauseAfterSpin(start, budget) : spin.pause(start, spins, budget))) {
                     boolean lazy = !parked && waitsLazily(); // the wait's first park only: then it waits for the next item
                     parked = true;
                     if (announceConsumerParked(lazy ? PARKED_LAZY : PARKED_EAGER, batchWake)) {
@@ -926,6 +927,13 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      * the consumer is not reading. A consumer that read the head slot in a tight loop would take its
      * cache line back from the producer at each of the producer's writes, and every item would then
      * cross between the cores on its own; so the consumer takes them a few at a time.
+     *
+     * <p>Such a step is long, so the wait reads the clock at each one ({@link SpinBudget#pauseAfterSpin}):
+     * with one core kept busy by another process, the producer and the consumer often share the
+     * other core, taking turns of a queue's worth of items, and a consumer that read the clock only
+     * every 16th step, as short steps do, spun 16 µs of its turn before it yielded. The
+     * worker→caller stream then went at 6–7 M items/s; yielding within the microsecond, 13–16
+     * (JMH, 2 cores, paired runs; 24 and 20 with no core busy).
      */
     private static void lookAgainLater() {
         long until = System.nanoTime() + LOOK_AGAIN_NANOS;
@@ -1037,10 +1045,12 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
             if (left <= 0) {
                 return false;
             }
-            if (looksAgainLater && budget > 0 && !parked) {
+            boolean later = looksAgainLater && budget > 0 && !parked;
+            if (later) {
                 lookAgainLater();
             }
-            if (!spin.pause(start, spins, Math.min(budget, left))) {
+            long limit = Math.min(budget, left);
+            if (!(later ? spin.pauseAfterSpin(start, limit) : spin.pause(start, spins, limit))) {
                 parked = true;
                 if (announceConsumerParked(PARKED_EAGER, 0)) {
                     LockSupport.parkNanos(this, left);

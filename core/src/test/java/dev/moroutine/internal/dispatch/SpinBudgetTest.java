@@ -139,6 +139,32 @@ class SpinBudgetTest {
         assertEquals(ONE_CPU ? 0 : LONG_NANOS / 4, budget.spinFirst(), "the 64th wait probes with the whole spin-first part too");
     }
 
+    @Test
+    void aStepThatSpunOnItsOwnYieldsAtOncePastThePureSpin() {
+        SpinBudget budget = new SpinBudget(LONG_NANOS);
+        long limit = budget.next();
+        long start = System.nanoTime() - LONG_NANOS / 2; // past the spin-first part, within the budget
+        assertEquals(!ONE_CPU, budget.pauseAfterSpin(start, limit), "within its budget (none with one processor)");
+        budget.ended(start, limit, true);
+        assertEquals(ONE_CPU ? 0 : LONG_NANOS / 8, budget.spinFirst(), "its first step yielded: yield sooner next time");
+    }
+
+    @Test
+    void aStepThatSpunOnItsOwnEndsTheWaitOnceTheBudgetIsSpent() {
+        SpinBudget budget = new SpinBudget(NANOS);
+        assertFalse(budget.pauseAfterSpin(System.nanoTime() - 2L * NANOS, NANOS), "past its budget at the first step: park");
+    }
+
+    @Test
+    void aShortStepReadsTheClockOnlyEverySixteenth() {
+        SpinBudget budget = new SpinBudget(LONG_NANOS);
+        long limit = budget.next();
+        long start = System.nanoTime() - LONG_NANOS / 2;
+        assertTrue(budget.pause(start, 1, limit), "a spin");
+        budget.ended(start, limit, true);
+        assertEquals(ONE_CPU ? 0 : LONG_NANOS / 4, budget.spinFirst(), "the first short step only spun");
+    }
+
     /** Found by review of 77e0c05: a budget halved by parks below the spin-first part never yielded. */
     @Test
     void aBudgetShrunkByParksStillYieldsAfterItsQuarter() {
