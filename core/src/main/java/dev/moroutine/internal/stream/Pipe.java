@@ -1049,8 +1049,12 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
             if (later) {
                 lookAgainLater();
             }
-            long limit = Math.min(budget, left);
+            long limit = Math.min(budget, deadline - start); // both from the start of the wait, as the pause measures
             if (!(later ? spin.pauseAfterSpin(start, limit) : spin.pause(start, spins, limit))) {
+                left = deadline - System.nanoTime(); // the look again may have taken the wait past its deadline
+                if (left <= 0) {
+                    continue; // the next look says so, without a park that would overshoot it
+                }
                 parked = true;
                 if (announceConsumerParked(PARKED_EAGER, 0)) {
                     LockSupport.parkNanos(this, left);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,6 +52,27 @@ class PipeAwaitReadyTest {
         pipe.emit("late");
         assertTrue(pipe.awaitReady(System.nanoTime()), "a timed-out wait leaves the pipe as it was");
         assertEquals("late", pipe.next());
+    }
+
+    /**
+     * Found by review of dd058ca: a wait whose deadline fell within its spin budget ended its spin
+     * halfway there (the time left compared with the time waited) or after a look again had passed
+     * the deadline, and then parked for what was left, which the OS overshoots by tens of
+     * microseconds. The median of many such waits stays within the spin's reach of the deadline.
+     */
+    @ParameterizedTest(name = "high-water mark {0}")
+    @ValueSource(ints = {64, 16}) // a consumer that looks again later, and one that does not
+    void aDeadlineWithinTheSpinBudgetIsMetWithoutAPark(int highWaterMark) throws InterruptedException {
+        Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() > 1, "with one processor a wait never spins");
+        Pipe<Object> pipe = new Pipe<>(highWaterMark, "a pipe");
+        long[] late = new long[2_000];
+        for (int i = 0; i < late.length; i++) {
+            long deadline = System.nanoTime() + 10_000;
+            assertFalse(pipe.awaitReady(deadline));
+            late[i] = System.nanoTime() - deadline;
+        }
+        Arrays.sort(late);
+        assertTrue(late[late.length / 2] < 30_000, "median late by " + late[late.length / 2] + " ns");
     }
 
     @Test
