@@ -594,9 +594,61 @@ public final class ResultsTable {
     }
 
     /**
+     * One shape on the quiet and on the busy machine: moroutine's rows, and the best peer's (the best
+     * on the quiet machine among those that also ran under load).
+     *
+     * @param shape the shape
+     * @param mine moroutine on the quiet machine
+     * @param mineBusy moroutine under load
+     * @param peer the best peer on the quiet machine
+     * @param peerBusy that peer under load
+     * @param bestBusy the best peer under load, which may be another
+     */
+    record LoadShare(Shape shape, Row mine, Row mineBusy, Row peer, Row peerBusy, Optional<Row> bestBusy) {
+
+        /** What moroutine keeps of its quiet figure: the busy one as a share of it (for latency and time, the quiet over the busy). */
+        double kept() {
+            return ratio(mineBusy, mine);
+        }
+
+        /** What the peer keeps of its own. */
+        double peerKept() {
+            return ratio(peerBusy, peer);
+        }
+
+        /** Whether moroutine keeps at least the peer's share; empty when either share is unknown. */
+        Optional<Boolean> keepsPeerShare() {
+            return Double.isNaN(kept()) || Double.isNaN(peerKept()) ? Optional.empty() : Optional.of(kept() >= peerKept());
+        }
+    }
+
+    /**
+     * Every shape that moroutine and a peer ran on both machines.
+     *
+     * @param quiet the rows of the quiet run
+     * @param busy the rows of the same benchmarks under load
+     * @return one share per such shape, in the busy run's order
+     */
+    static List<LoadShare> loadShares(List<Row> quiet, List<Row> busy) {
+        List<LoadShare> shares = new ArrayList<>();
+        Map<Shape, List<Row>> quietByShape = byShape(quiet);
+        for (Map.Entry<Shape, List<Row>> entry : byShape(busy).entrySet()) {
+            List<Row> busyTable = entry.getValue();
+            List<Row> quietTable = quietByShape.getOrDefault(entry.getKey(), List.of());
+            Optional<Row> mQuiet = moroutine(quietTable);
+            Optional<Row> mBusy = mQuiet.flatMap(m -> system(busyTable, m.system()));
+            Optional<Row> pQuiet = bestPeer(quietTable.stream().filter(r -> system(busyTable, r.system()).isPresent()).toList());
+            Optional<Row> pBusy = pQuiet.flatMap(p -> system(busyTable, p.system()));
+            if (mBusy.isPresent() && pBusy.isPresent()) {
+                shares.add(new LoadShare(entry.getKey(), mQuiet.get(), mBusy.get(), pQuiet.get(), pBusy.get(), bestPeer(busyTable)));
+            }
+        }
+        return shares;
+    }
+
+    /**
      * The busy-machine comparison: per shape, what moroutine keeps of its quiet figure beside what the
-     * best peer (the best on the quiet machine among those that also ran under load) keeps of its
-     * own, and moroutine against the best peer under load.
+     * best peer keeps of its own ({@link LoadShare}), and moroutine against the best peer under load.
      *
      * @param quiet the rows of the quiet run
      * @param busy the rows of the same benchmarks under load
@@ -607,25 +659,13 @@ public final class ResultsTable {
         List<List<String>> cells = new ArrayList<>();
         cells.add(List.of("shape", "moroutine: quiet → busy (kept)", "best peer: quiet → busy (kept)",
                 "moroutine ÷ best peer, busy", "moroutine keeps at least the peer's share"));
-        Map<Shape, List<Row>> quietByShape = byShape(quiet);
-        for (Map.Entry<Shape, List<Row>> entry : byShape(busy).entrySet()) {
-            List<Row> busyTable = entry.getValue();
-            List<Row> quietTable = quietByShape.getOrDefault(entry.getKey(), List.of());
-            Optional<Row> mQuiet = moroutine(quietTable);
-            Optional<Row> mBusy = mQuiet.flatMap(m -> system(busyTable, m.system()));
-            Optional<Row> pQuiet = bestPeer(quietTable.stream().filter(r -> system(busyTable, r.system()).isPresent()).toList());
-            Optional<Row> pBusy = pQuiet.flatMap(p -> system(busyTable, p.system()));
-            if (mBusy.isEmpty() || pBusy.isEmpty()) {
-                continue;
-            }
-            double mKept = ratio(mBusy.get(), mQuiet.get());
-            double pKept = ratio(pBusy.get(), pQuiet.get());
-            cells.add(List.of(entry.getKey().title(),
-                    num(mQuiet.get().compared()) + " → " + num(mBusy.get().compared()) + " (" + percent(mKept) + ")",
-                    pQuiet.get().system() + " " + num(pQuiet.get().compared()) + " → " + num(pBusy.get().compared())
-                            + " (" + percent(pKept) + ")",
-                    bestPeer(busyTable).map(b -> b.system() + ": " + verdict(ratio(mBusy.get(), b))).orElse("–"),
-                    Double.isNaN(mKept) || Double.isNaN(pKept) ? "–" : mKept >= pKept ? "yes" : "**no**"));
+        for (LoadShare share : loadShares(quiet, busy)) {
+            cells.add(List.of(share.shape().title(),
+                    num(share.mine().compared()) + " → " + num(share.mineBusy().compared()) + " (" + percent(share.kept()) + ")",
+                    share.peer().system() + " " + num(share.peer().compared()) + " → " + num(share.peerBusy().compared())
+                            + " (" + percent(share.peerKept()) + ")",
+                    share.bestBusy().map(b -> b.system() + ": " + verdict(ratio(share.mineBusy(), b))).orElse("–"),
+                    share.keepsPeerShare().map(keeps -> keeps ? "yes" : "**no**").orElse("–")));
         }
         return markdown(cells, 1) + "\n"
                 + "Each JMH benchmark ran twice in this run: on the quiet machine (the tables above), then with "

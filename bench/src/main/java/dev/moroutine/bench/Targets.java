@@ -101,6 +101,28 @@ public final class Targets {
     }
 
     /**
+     * Issue 14's targets under load, from a run that measured every benchmark twice: the stream
+     * worker→caller at least level with {@code SubmissionPublisher} under the same load, and no shape
+     * keeping less of its quiet figure than its best peer keeps of its own.
+     *
+     * @param quiet the rows of the quiet pass
+     * @param busy the rows of the same benchmarks under load
+     * @param condition what the load was (e.g. "1 core kept busy by another process")
+     * @return the two targets
+     */
+    public static List<Target> underLoad(List<Row> quiet, List<Row> busy, String condition) {
+        String issue = "14 (speed, " + condition + ")";
+        List<ResultsTable.LoadShare> shares = ResultsTable.loadShares(quiet, busy);
+        long keeping = shares.stream().filter(share -> share.keepsPeerShare().orElse(false)).count();
+        long judged = shares.stream().filter(share -> share.keepsPeerShare().isPresent()).count();
+        return List.of(
+                versus(issue, busy, Shapes.STREAM, SUBMISSION_PUBLISHER, 1.0),
+                atLeast(issue, "every shape keeps at least the share of its quiet figure that its best peer keeps",
+                        judged == 0 ? Optional.empty() : Optional.of((double) keeping / judged), 1.0,
+                        v -> keeping + " of " + judged + " shapes do (the table under load, below)"));
+    }
+
+    /**
      * The targets as a Markdown table.
      *
      * @param targets what {@link #evaluate} returned
@@ -120,10 +142,14 @@ public final class Targets {
      * (for latency and time, the peer's figure over moroutine's; a struct within 2× is 0.5).
      */
     private static Target versus(List<Row> rows, Shape shape, String peer, double times) {
+        return versus("14 (speed)", rows, shape, peer, times);
+    }
+
+    private static Target versus(String issue, List<Row> rows, Shape shape, String peer, double times) {
         Optional<Row> mine = row(rows, shape, Dispatcher.MOROUTINE);
         Optional<Row> theirs = row(rows, shape, peer);
         String goal = shape.title() + ": moroutine ≥ " + num(times) + "× " + peer;
-        return atLeast("14 (speed)", goal, mine.flatMap(m -> theirs.map(p -> ResultsTable.ratio(m, p))), times,
+        return atLeast(issue, goal, mine.flatMap(m -> theirs.map(p -> ResultsTable.ratio(m, p))), times,
                 v -> num(mine.orElseThrow().compared()) + " vs " + num(theirs.orElseThrow().compared()) + " = " + num(v) + "×"
                         + passes(mine.orElseThrow(), theirs.orElseThrow()));
     }

@@ -18,6 +18,8 @@ import java.util.Properties;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ResultsTableTest {
 
@@ -84,6 +86,33 @@ class ResultsTableTest {
         assertTrue(text.contains("| 9.00 → 4.50 (50%) | SubmissionPublisher (buffer 256) 30.0 → 27.0 (90%) |"), text);
         assertFalse(text.contains("CPU-bound"), text);
         assertTrue(text.contains("with 1 core kept busy by another process"), text);
+    }
+
+    @ParameterizedTest(name = "moroutine's stream under load {0} M items/s, its ping-pong {1} µs")
+    @CsvSource({
+        // SubmissionPublisher keeps 27 of 30, ForkJoinPool's ping-pong 40 → 80 µs (50%); moroutine's quiet: 9 and 0.5
+        "4.5, 5.0, false, '4.50 vs 27.0 = 0.167×', false, 0 of 2", // 50% and 10%: it loses more on both
+        "40, 0.5, true, '40.0 vs 27.0 = 1.48×', true, 2 of 2", // 444% and 100%
+        "27, 2.0, true, '27.0 vs 27.0 = 1.00×', false, 1 of 2" // the stream keeps 300%, the ping-pong 25%
+    })
+    void checksTheTargetsUnderLoad(double stream, double pingPong, boolean streamMet, String streamMeasured,
+            boolean keepsMet, String keeping) {
+        List<Row> busy = List.of(
+                row(Shapes.PING_PONG, Dispatcher.FORK_JOIN_POOL, Role.PEER, 80, 80, 80).withLatency(80, 90, 99, 100),
+                row(Shapes.PING_PONG, Dispatcher.MOROUTINE, Role.MOROUTINE, pingPong, pingPong, pingPong)
+                        .withLatency(pingPong, pingPong, pingPong, 100),
+                row(Shapes.STREAM, Dispatcher.MOROUTINE, Role.MOROUTINE, stream, stream, stream),
+                row(Shapes.STREAM, "SubmissionPublisher (buffer 256)", Role.PEER, 27, 27, 27));
+        List<Target> targets = Targets.underLoad(sample(), busy, "1 core kept busy");
+        Target streamTarget = find(targets, "Stream worker→caller: 20,000 items per stream: moroutine ≥ 1.00× SubmissionPublisher");
+        assertEquals("14 (speed, 1 core kept busy)", streamTarget.issue());
+        assertEquals(streamMeasured, streamTarget.measured());
+        assertEquals(Optional.of(streamMet), streamTarget.met());
+        Target keeps = find(targets, "every shape keeps at least the share of its quiet figure that its best peer keeps");
+        assertEquals(keeping + " shapes do (the table under load, below)", keeps.measured());
+        assertEquals(Optional.of(keepsMet), keeps.met());
+        assertEquals(Optional.empty(), find(Targets.underLoad(sample(), List.of(), "1 core kept busy"), "every shape").met(),
+                "nothing ran under load: not measured");
     }
 
     @Test
