@@ -932,8 +932,8 @@ public final class Pipe<T> extends PipeLayout.ConsumerPadding implements Emitter
      * with one core kept busy by another process, the producer and the consumer often share the
      * other core, taking turns of a queue's worth of items, and a consumer that read the clock only
      * every 16th step, as short steps do, spun 16 µs of its turn before it yielded. The
-     * worker→caller stream then went at 6–7 M items/s; yielding within the microsecond, 13–16
-     * (JMH, 2 cores, paired runs; 24 and 20 with no core busy).
+     * worker→caller stream then went at 6.6–7.9 M items/s; yielding within the microsecond,
+     * 15.1–19.3 (JMH, 2 cores, paired runs; 30–33 either way with no core busy).
      */
     private static void lookAgainLater() {
         long until = System.nanoTime() + LOOK_AGAIN_NANOS;
