@@ -81,7 +81,9 @@ public final class Waiting {
     /**
      * One step of a bounded busy wait that began at {@code startNanos} with {@code budget}: spin
      * for its {@linkplain SpinBudget#spinFirst first part}, then also yield now and then, because with more runnable threads than
-     * cores a thread that only spins can hold the core that the thread it waits for needs.
+     * cores a thread that only spins can hold the core that the thread it waits for needs; but not
+     * while the budget's yields have been taking longer than the budget (the core went to another
+     * process: see {@link SpinBudget}), which it learns from timing each yield.
      *
      * @param startNanos when the wait began ({@link System#nanoTime()})
      * @param spins the steps taken so far, from 1
@@ -105,9 +107,10 @@ public final class Waiting {
         if (waited > budgetNanos) {
             return false;
         }
-        if (waited > Math.min(budget.spinFirst(), budgetNanos / 4)) { // a shrunken budget's quarter, at most
-            budget.yieldedOnce();
+        if (waited > Math.min(budget.spinFirst(), budgetNanos / 4) && budget.yieldsPay()) { // a shrunken budget's quarter, at most
+            long before = System.nanoTime();
             Thread.yield();
+            budget.yielded(System.nanoTime() - before);
         } else {
             Thread.onSpinWait();
         }

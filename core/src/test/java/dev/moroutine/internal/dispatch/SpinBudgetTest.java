@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -163,6 +164,41 @@ class SpinBudgetTest {
         assertTrue(budget.pause(start, 1, limit), "a spin");
         budget.ended(start, limit, true);
         assertEquals(ONE_CPU ? 0 : LONG_NANOS / 4, budget.spinFirst(), "the first short step only spun");
+    }
+
+    @Test
+    void yieldsThatTookLongerThanTheBudgetStopUntilTheProbe() {
+        assumeFalse(ONE_CPU, "with one processor a wait never spins");
+        SpinBudget budget = new SpinBudget(NANOS);
+        for (int i = 0; i < 5; i++) {
+            budget.yielded(2L * NANOS); // each handed the core to another process for longer than a whole wait spins
+        }
+        assertTrue(budget.yieldsPay(), "five of them weigh 1 − (7/8)^5 = 49% of the average: not yet past the budget");
+        budget.yielded(2L * NANOS);
+        assertFalse(budget.yieldsPay(), "the sixth takes the average past the budget");
+        long limit = budget.next();
+        long start = System.nanoTime() - limit / 2; // past the spin-first part, within the budget
+        assertTrue(budget.pauseAfterSpin(start, limit), "it spins on");
+        budget.ended(start, limit, true);
+        assertEquals(NANOS / 4, budget.spinFirst(), "it did not yield: the part that only spins is kept");
+        for (int wait = 2; wait < 64; wait++) {
+            budget.ended(System.nanoTime(), budget.next(), true);
+        }
+        assertFalse(budget.yieldsPay(), "kept until the probe");
+        assertEquals(NANOS, budget.next(), "the 64th wait probes");
+        assertTrue(budget.yieldsPay(), "and tries yields again");
+    }
+
+    @Test
+    void yieldsThatHandTheCoreBackWithinTheBudgetGoOn() {
+        assumeFalse(ONE_CPU, "with one processor a wait never spins");
+        SpinBudget budget = new SpinBudget(NANOS);
+        for (int i = 0; i < 100; i++) {
+            budget.yielded(NANOS / 2); // the thread waited for ran, and handed the core back
+        }
+        assertTrue(budget.yieldsPay());
+        budget.yielded(4L * NANOS); // one long one, as any machine has now and then
+        assertTrue(budget.yieldsPay(), "one outlier weighs an eighth");
     }
 
     /** Found by review of 77e0c05: a budget halved by parks below the spin-first part never yielded. */
