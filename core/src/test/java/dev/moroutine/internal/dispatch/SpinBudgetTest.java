@@ -169,23 +169,23 @@ class SpinBudgetTest {
     @Test
     void yieldsThatTookLongerThanTheBudgetStopUntilTheProbe() {
         assumeFalse(ONE_CPU, "with one processor a wait never spins");
-        SpinBudget budget = new SpinBudget(NANOS);
+        SpinBudget budget = new SpinBudget(LONG_NANOS);
         for (int i = 0; i < 5; i++) {
-            budget.yielded(2L * NANOS); // each handed the core to another process for longer than a whole wait spins
+            budget.yielded(2L * LONG_NANOS); // each handed the core to another process for longer than a whole wait spins
         }
         assertTrue(budget.yieldsPay(), "five of them weigh 1 − (7/8)^5 = 49% of the average: not yet past the budget");
-        budget.yielded(2L * NANOS);
+        budget.yielded(2L * LONG_NANOS);
         assertFalse(budget.yieldsPay(), "the sixth takes the average past the budget");
         long limit = budget.next();
-        long start = System.nanoTime() - limit / 2; // past the spin-first part, within the budget
+        long start = System.nanoTime() - limit / 2; // past the spin-first part, and within the budget however loaded the machine
         assertTrue(budget.pauseAfterSpin(start, limit), "it spins on");
         budget.ended(start, limit, true);
-        assertEquals(NANOS / 4, budget.spinFirst(), "it did not yield: the part that only spins is kept");
+        assertEquals(LONG_NANOS / 4, budget.spinFirst(), "it did not yield: the part that only spins is kept");
         for (int wait = 2; wait < 64; wait++) {
             budget.ended(System.nanoTime(), budget.next(), true);
         }
         assertFalse(budget.yieldsPay(), "kept until the probe");
-        assertEquals(NANOS, budget.next(), "the 64th wait probes");
+        assertEquals(LONG_NANOS, budget.next(), "the 64th wait probes");
         assertTrue(budget.yieldsPay(), "and tries yields again");
     }
 
