@@ -103,14 +103,14 @@ public final class Waiting {
      * long steps ({@link SpinBudget#pauseAfterSpin}).
      */
     static boolean pauseByClock(SpinBudget budget, long startNanos, long budgetNanos) {
-        long waited = System.nanoTime() - startNanos;
+        long now = System.nanoTime();
+        long waited = now - startNanos;
         if (waited > budgetNanos) {
             return false;
         }
         if (waited > Math.min(budget.spinFirst(), budgetNanos / 4) && budget.yieldsPay()) { // a shrunken budget's quarter, at most
-            long before = System.nanoTime();
             Thread.yield();
-            budget.yielded(System.nanoTime() - before);
+            budget.yielded(System.nanoTime() - now); // the clock was just read: a second read before the yield adds nothing
         } else {
             Thread.onSpinWait();
         }
