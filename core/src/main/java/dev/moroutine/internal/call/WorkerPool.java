@@ -260,7 +260,7 @@ public final class WorkerPool implements Pool, WorkerGroup {
     }
 
     /*
-     * runAll's loops each live in a method of their own. In one method, each hot loop made C2 compile
+     * runAll's hot loops each live in a method of their own. In one method, each of them made C2 compile
      * the whole of runAll, with all it inlines, for on-stack replacement, and then once more whole:
      * 0.3 s of compiler time in a JVM's first second (JFR's jdk.Compilation), which on two cores is
      * taken from the workers. The mixed CPU-bound batch in JMH's quick mode (2 x 200 ms warm-up, then
