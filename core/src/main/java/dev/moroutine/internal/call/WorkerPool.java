@@ -263,8 +263,9 @@ public final class WorkerPool implements Pool, WorkerGroup {
      * runAll's hot loops each live in a method of their own. In one method, each of them made C2 compile
      * the whole of runAll, with all it inlines, for on-stack replacement, and then once more whole:
      * 0.3 s of compiler time in a JVM's first second (JFR's jdk.Compilation), which on two cores is
-     * taken from the workers. The mixed CPU-bound batch in JMH's quick mode (2 x 200 ms warm-up, then
-     * 4 x 200 ms) went from 0.98-1.04 ms to 0.94-0.98 with this split (five paired forks).
+     * taken from the workers. Split, the JVM's first 200 ms of the mixed CPU-bound batch took 1.5-1.7 ms
+     * a batch instead of 1.7-2.2; in JMH's quick window (2 x 200 ms warm-up, then 4 x 200 ms) five paired
+     * forks went from 0.98-1.04 ms to 0.94-0.98, five more on a noisier machine overlapped (0.99-1.24, 0.98-1.16).
      */
     @Override
     @SuppressWarnings("unchecked") // each result came from a Task<? extends R>
