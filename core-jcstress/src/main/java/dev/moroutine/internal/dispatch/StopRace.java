@@ -1,7 +1,6 @@
 package dev.moroutine.internal.dispatch;
 
 import dev.moroutine.jcstress.Watchdog;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.infra.results.III_Result;
@@ -30,11 +29,7 @@ final class StopRace {
         worker.start();
         awaitParked();
         go = true;
-        try {
-            worker.dispatch(execution);
-        } catch (RejectedExecutionException refused) {
-            execution.completeExceptionally(refused);
-        }
+        WorkerRuns.dispatchOrFail(worker, execution);
     }
 
     /**
@@ -50,13 +45,7 @@ final class StopRace {
 
     /** The stopper's part: waits for the dispatcher's go, spinning and now and then yielding, then returns the worker to stop. */
     ThreadWorker awaitGo() {
-        for (int spins = 1; !go; spins++) {
-            if ((spins & 63) == 0) {
-                Thread.yield(); // the worker's thread may need this CPU
-            } else {
-                Thread.onSpinWait();
-            }
-        }
+        WorkerRuns.spinUntil(() -> go);
         return worker;
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -79,6 +80,26 @@ final class WorkerRuns {
         /** Whether its thread is parked now. */
         boolean parked() {
             return WorkerRuns.parked(thread);
+        }
+    }
+
+    /** Dispatches {@code execution} to {@code worker}; a refused one is failed with the refusal, as the library's callers do. */
+    static void dispatchOrFail(ThreadWorker worker, Execution<Integer> execution) {
+        try {
+            worker.dispatch(execution);
+        } catch (RejectedExecutionException refused) {
+            execution.completeExceptionally(refused);
+        }
+    }
+
+    /** Spins until {@code done} says so, now and then yielding the CPU, which a worker's thread may need. */
+    static void spinUntil(BooleanSupplier done) {
+        for (int spins = 1; !done.getAsBoolean(); spins++) {
+            if ((spins & 63) == 0) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
         }
     }
 

@@ -4,7 +4,6 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import java.time.Duration;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -54,11 +53,7 @@ public class WorkerStuckForceStopTest {
 
     @Actor
     public void dispatcher() {
-        try {
-            worker.dispatch(execution);
-        } catch (RejectedExecutionException refused) {
-            execution.completeExceptionally(refused);
-        }
+        WorkerRuns.dispatchOrFail(worker, execution);
     }
 
     @Actor
