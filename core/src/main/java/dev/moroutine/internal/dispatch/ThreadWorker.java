@@ -140,7 +140,8 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * thread is stuck in a task that ignores interrupts; after a graceful stop that cancel finds the
  * execution already complete. The thread that ends the worker sets STOPPED and then takes what is
  * left, cancelling it. So no accepted execution is left unfinished. {@code progress.current} is
- * written before the worker thread re-checks the lifecycle, and {@link #forceStop} reads it after
+ * written before the worker thread re-checks the lifecycle, with a full fence between (the one with
+ * which the execution is marked RUNNING, {@link Execution#begin}), and {@link #forceStop} reads it after
  * setting STOPPED, so a running execution is either seen (and failed) by the stopper or never started.
  *
  * <p>A forced stop also interrupts the thread, whatever it runs, but only while it runs tasks: the
@@ -626,6 +627,9 @@ public final class ThreadWorker implements Worker {
         }
     }
 
+    /** What an execution that {@link #work} already counted runs before its completion: nothing. */
+    private static final Runnable COUNTED = () -> { };
+
     /** What {@link #work} returns when an idle dedicated thread retired: no death, and nothing to finish. */
     private static final Death RETIREMENT = new Death(null, null, null);
 
@@ -684,15 +688,16 @@ public final class ThreadWorker implements Worker {
                 }
             }
             Runnable count = owner == null ? markTaken : countThere;
-            progress.current = execution;
+            progress.publishCurrent(execution);
             long before = progress.taken;
             try {
-                if (lifecycle == STOPPED) {
+                execution.begin(); // its fence orders the publication above before the lifecycle read: see the class comment
+                boolean stopped = lifecycle == STOPPED;
+                if (stopped) {
                     count.run();
                     execution.cancel(stopReason + " before this task started");
-                } else {
-                    execution.run(context, count);
                 }
+                execution.run(context, stopped ? COUNTED : count); // skips a complete one
             } catch (VirtualMachineError error) {
                 if (owner == null ? progress.taken == before : !countedThere) {
                     count.run();

@@ -48,7 +48,7 @@ abstract class WorkerProgressFields extends WorkerProgressPad {
         }
     }
 
-    /** The execution running now; written by the worker thread, read by a force-stop. */
+    /** The execution running now; written by the worker thread ({@link #publishCurrent}), read by a force-stop. */
     volatile Execution<?> current;
     /** Executions taken off the queue and finished; written only by the worker thread, read by balancers. */
     private volatile long completed;
@@ -56,8 +56,17 @@ abstract class WorkerProgressFields extends WorkerProgressPad {
     long taken;
 
     /**
+     * Publishes the execution the worker thread is about to run, with a release store: the full
+     * fence that orders it before the thread's read of its lifecycle is the one of {@link
+     * Execution#begin}, which the thread calls next (see {@link ThreadWorker}, "Lifecycle").
+     */
+    final void publishCurrent(Execution<?> execution) {
+        CURRENT.setRelease(this, execution);
+    }
+
+    /**
      * Forgets the finished execution. A release store is enough: only setting {@code current}
-     * takes part in the hand-shake with a force-stop (a volatile store, then the lifecycle read).
+     * takes part in the hand-shake with a force-stop (see {@link #publishCurrent}).
      */
     final void clearCurrent() {
         CURRENT.setRelease(this, (Execution<?>) null);

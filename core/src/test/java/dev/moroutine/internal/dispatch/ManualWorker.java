@@ -160,12 +160,13 @@ public final class ManualWorker implements Worker {
         interrupt.set(RUNNING);
         running = execution; // before the lifecycle check: a forced stop either sees it or is seen
         try {
-            if (lifecycle.get() == STOPPED) {
+            execution.begin();
+            boolean stopped = lifecycle.get() == STOPPED;
+            if (stopped) {
                 active.decrementAndGet();
                 execution.cancel(stopReason + " before this task started");
-            } else {
-                execution.run(context, active::decrementAndGet);
             }
+            execution.run(context, stopped ? () -> { } : active::decrementAndGet); // skips a complete one
         } catch (VirtualMachineError fatal) { // escaped before the run's bookkeeping: no thread to lose, so fail it here
             active.decrementAndGet();
             execution.completeExceptionally(fatal);
