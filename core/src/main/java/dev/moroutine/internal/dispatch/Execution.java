@@ -33,13 +33,14 @@ import java.util.concurrent.TimeoutException;
  * completes the execution; only the one that wins that race goes on. If the worker has taken the
  * execution, the stopper fires the run's stop signal (seen through each {@link RunSignal}
  * argument) and, to interrupt, moves RUNNING to INTERRUPTING, interrupts the run and sets
- * INTERRUPTED. The worker writes RUNNING, then fences ({@link #begin}), before it checks whether the execution is complete, and
- * a stopper completes it before it reads the state, so either the worker skips the execution or
- * the stopper sees it running. A worker that did not complete the execution itself (skipped, lost
- * the race, or died) may have a stopper at work, so it leaves by moving RUNNING to ENDED; if a
- * stopper got there first, it waits for INTERRUPTED, and {@link ThreadWorker} clears the interrupt
- * after every task. So an interrupt aimed at one execution never reaches the next one on that
- * thread, and a worker that completes an execution without a timeout itself pays no CAS.
+ * INTERRUPTED. The worker writes RUNNING, then fences ({@link #begin}), before it checks whether
+ * the execution is complete, and a stopper completes it before it reads the state, so either the
+ * worker skips the execution or the stopper sees it running. A worker that did not complete the
+ * execution itself (skipped, lost the race, or died) may have a stopper at work, so it leaves by
+ * moving RUNNING to ENDED; if a stopper got there first, it waits for INTERRUPTED, and {@link
+ * ThreadWorker} clears the interrupt after every task. So an interrupt aimed at one execution never
+ * reaches the next one on that thread, and a worker that completes an execution without a timeout
+ * itself pays no CAS.
  *
  * <p>A stealable execution waits in its worker's queue, where an idle worker of the same pool may
  * also find it (see {@link ThreadWorker}). Its worker and any such thief claim it with a CAS from
@@ -414,7 +415,7 @@ public final class Execution<R> extends CompletableFuture<R> {
      * lifecycle after this, so that one fence a task serves both hand-shakes: each fence waits for
      * what the thread still fetches from the caller's core, which costs most where lines cross cores
      * slowly (1,024 noop tasks in flight on one worker, paired one-JVM runs: 10.1 M tasks/s with one
-     * fence against 9.1 with a volatile store of each, in such a state; 18.7 against 18.3 in a quick one).
+     * fence against 9.1 with a volatile store of each, in such a state; level within the noise in others).
      */
     void begin() {
         if (invocation.takesSignal()) {
