@@ -434,7 +434,8 @@ public final class Execution<R> extends CompletableFuture<R> {
      */
     @SuppressWarnings("unchecked") // the invocation returns the moroutine's R
     void run(WorkerContext context, Runnable beforeCompletion) {
-        AbortController stop = invocation.takesSignal() ? extras.stopSignal : null;
+        Extras known = extras; // begin() made the stop signal, if the call takes one: its arguments are not scanned again
+        AbortController stop = known != null ? known.stopSignal : null;
         boolean completedHere = false;
         boolean left = false;
         try {
