@@ -159,16 +159,23 @@ public final class ManualWorker implements Worker {
         runner = Thread.currentThread();
         interrupt.set(RUNNING);
         running = execution; // before the lifecycle check: a forced stop either sees it or is seen
+        // Once only: a VirtualMachineError may escape after the count, from a completion's settlement listener.
+        AtomicBoolean counted = new AtomicBoolean();
+        Runnable count = () -> {
+            if (counted.compareAndSet(false, true)) {
+                active.decrementAndGet();
+            }
+        };
         try {
             execution.begin();
             boolean stopped = lifecycle.get() == STOPPED;
             if (stopped) {
-                active.decrementAndGet();
+                count.run();
                 execution.cancel(stopReason + " before this task started");
             }
-            execution.run(context, stopped ? () -> { } : active::decrementAndGet); // skips a complete one
-        } catch (VirtualMachineError fatal) { // escaped before the run's bookkeeping: no thread to lose, so fail it here
-            active.decrementAndGet();
+            execution.run(context, count); // skips a complete one
+        } catch (VirtualMachineError fatal) { // no thread to lose: fail it here, if it is not complete yet
+            count.run();
             execution.completeExceptionally(fatal);
             throw fatal;
         } finally {
