@@ -21,7 +21,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ForkJoinPool} of as many threads ({@code invokeAll}), run in turn on the same orders of the tests
  * (one per seed). Each test records when it started and ended and on which thread, so that besides
  * each batch's time it prints where the threads waited: before their first test (counted from the
- * first thread's first test) and at the end (from each thread's last test to the batch's last).
+ * first thread's first test) and at the end (from each thread's last test to the batch's last), and
+ * how many batches one thread ran alone (the others did not run: a core went to the JIT's
+ * compiler, say, so the batch took about the sequential time).
  * Percentiles of the batches' times, means of the waits; the first third of the batches is warm-up.
  * JMH's average for the whole batch ({@link CpuBoundBenchmark}) mixes these with every other pause of
  * the run; this says which part of a batch a change moves.
@@ -79,8 +81,8 @@ public final class BatchTimeline {
         int cpus = CpuBoundBenchmark.CPUS;
         System.out.printf(Locale.ROOT, "%d tests of mixed cost, %d threads, %d batches per line (first third dropped); µs%n",
                 TESTS, cpus, batches);
-        System.out.printf(Locale.ROOT, "%-12s %5s %6s %6s %6s %6s %14s %14s%n",
-                "system", "seed", "p25", "p50", "p75", "p90", "wait at start", "wait at end");
+        System.out.printf(Locale.ROOT, "%-12s %5s %6s %6s %6s %6s %14s %14s %6s%n",
+                "system", "seed", "p25", "p50", "p75", "p90", "wait at start", "wait at end", "alone");
         List<Task<Boolean>> tasks = new ArrayList<>();
         List<Callable<Boolean>> callables = new ArrayList<>();
         for (int i = 0; i < TESTS; i++) {
@@ -107,10 +109,10 @@ public final class BatchTimeline {
         void run() throws Exception;
     }
 
-    /** Each measured batch's time, wait at the start and wait at the end, nanoseconds. */
+    /** Each measured batch's time, wait at the start and wait at the end, nanoseconds, and 1 where one thread ran it alone. */
     private static long[][] run(int batches, BatchRun batch) throws Exception {
         int warmUp = batches / 3;
-        long[][] measured = new long[3][batches - warmUp];
+        long[][] measured = new long[4][batches - warmUp];
         for (int b = 0; b < batches; b++) {
             SLOT.set(0);
             long start = System.nanoTime();
@@ -121,6 +123,7 @@ public final class BatchTimeline {
                 long[] waits = waits();
                 measured[1][b - warmUp] = waits[0];
                 measured[2][b - warmUp] = waits[1];
+                measured[3][b - warmUp] = Arrays.stream(THREAD).distinct().count() == 1 ? 1 : 0;
             }
         }
         return measured;
@@ -157,8 +160,9 @@ public final class BatchTimeline {
         long[] times = measured[0].clone();
         Arrays.sort(times);
         int n = times.length;
-        System.out.printf(Locale.ROOT, "%-12s %5d %6.0f %6.0f %6.0f %6.0f %14.1f %14.1f%n", system, seed,
+        System.out.printf(Locale.ROOT, "%-12s %5d %6.0f %6.0f %6.0f %6.0f %14.1f %14.1f %6d%n", system, seed,
                 times[n / 4] / 1e3, times[n / 2] / 1e3, times[3 * n / 4] / 1e3, times[9 * n / 10] / 1e3,
-                Arrays.stream(measured[1]).average().orElseThrow() / 1e3, Arrays.stream(measured[2]).average().orElseThrow() / 1e3);
+                Arrays.stream(measured[1]).average().orElseThrow() / 1e3, Arrays.stream(measured[2]).average().orElseThrow() / 1e3,
+                Arrays.stream(measured[3]).sum());
     }
 }
