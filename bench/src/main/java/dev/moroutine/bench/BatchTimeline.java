@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (one per seed). Each test records when it started and ended and on which thread, so that besides
  * each batch's time it prints where the threads waited: before their first test (counted from the
  * first thread's first test) and at the end (from each thread's last test to the batch's last), and
- * how many batches one thread ran alone (the others did not run: a core went to the JIT's
- * compiler, say, so the batch took about the sequential time).
+ * how many batches ran on fewer threads than the pool has (on two CPUs: one thread ran all the tests
+ * and the other none, as when the JIT's compiler thread holds the other core for the whole batch).
  * Percentiles of the batches' times, means of the waits; the first third of the batches is warm-up.
  * JMH's average for the whole batch ({@link CpuBoundBenchmark}) mixes these with every other pause of
  * the run; this says which part of a batch a change moves.
@@ -82,7 +82,7 @@ public final class BatchTimeline {
         System.out.printf(Locale.ROOT, "%d tests of mixed cost, %d threads, %d batches per line (first third dropped); µs%n",
                 TESTS, cpus, batches);
         System.out.printf(Locale.ROOT, "%-12s %5s %6s %6s %6s %6s %14s %14s %6s%n",
-                "system", "seed", "p25", "p50", "p75", "p90", "wait at start", "wait at end", "alone");
+                "system", "seed", "p25", "p50", "p75", "p90", "wait at start", "wait at end", "short");
         List<Task<Boolean>> tasks = new ArrayList<>();
         List<Callable<Boolean>> callables = new ArrayList<>();
         for (int i = 0; i < TESTS; i++) {
@@ -109,7 +109,7 @@ public final class BatchTimeline {
         void run() throws Exception;
     }
 
-    /** Each measured batch's time, wait at the start and wait at the end, nanoseconds, and 1 where one thread ran it alone. */
+    /** Each measured batch's time, wait at the start and wait at the end, nanoseconds, and 1 where fewer threads than CPUs ran it. */
     private static long[][] run(int batches, BatchRun batch) throws Exception {
         int warmUp = batches / 3;
         long[][] measured = new long[4][batches - warmUp];
@@ -123,7 +123,7 @@ public final class BatchTimeline {
                 long[] waits = waits();
                 measured[1][b - warmUp] = waits[0];
                 measured[2][b - warmUp] = waits[1];
-                measured[3][b - warmUp] = Arrays.stream(THREAD).distinct().count() == 1 ? 1 : 0;
+                measured[3][b - warmUp] = Arrays.stream(THREAD).distinct().count() < CpuBoundBenchmark.CPUS ? 1 : 0;
             }
         }
         return measured;
