@@ -123,13 +123,13 @@ public final class BatchTimeline {
                 long[] waits = waits();
                 measured[1][b - warmUp] = waits[0];
                 measured[2][b - warmUp] = waits[1];
-                measured[3][b - warmUp] = Arrays.stream(THREAD).distinct().count() < CpuBoundBenchmark.CPUS ? 1 : 0;
+                measured[3][b - warmUp] = waits[2] < CpuBoundBenchmark.CPUS ? 1 : 0;
             }
         }
         return measured;
     }
 
-    /** Summed over the threads that ran tests: the wait before each one's first test, and after its last. */
+    /** Summed over the threads that ran tests: the wait before each one's first test, and after its last; and how many threads they were. */
     private static long[] waits() {
         List<Thread> threads = new ArrayList<>();
         for (Thread thread : THREAD) {
@@ -153,7 +153,7 @@ public final class BatchTimeline {
             atStart += first - firstStart;
             atEnd += lastEnd - last;
         }
-        return new long[] {atStart, atEnd};
+        return new long[] {atStart, atEnd, threads.size()};
     }
 
     private static void print(String system, long seed, long[][] measured) {
