@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * each batch's time it prints where the threads waited: before their first test (counted from the
  * first thread's first test) and at the end (from each thread's last test to the batch's last), and
  * how many batches ran on fewer threads than the pool has (on two CPUs: one thread ran all the tests
- * and the other none, as when the JIT's compiler thread holds the other core for the whole batch).
+ * and the other none, as when the JIT's compiler thread holds the other core for the whole batch),
+ * and the latency at each end of a batch: from the call to its first test's start (the hand-off to a
+ * worker, and that worker's wake-up), and from its last test's end to the call's return.
  * Percentiles of the batches' times, means of the waits; the first third of the batches is warm-up.
  * JMH's average for the whole batch ({@link CpuBoundBenchmark}) mixes these with every other pause of
  * the run; this says which part of a batch a change moves.
@@ -81,8 +83,8 @@ public final class BatchTimeline {
         int cpus = CpuBoundBenchmark.CPUS;
         System.out.printf(Locale.ROOT, "%d tests of mixed cost, %d threads, %d batches per line (first third dropped); µs%n",
                 TESTS, cpus, batches);
-        System.out.printf(Locale.ROOT, "%-12s %5s %6s %6s %6s %6s %14s %14s %6s%n",
-                "system", "seed", "p25", "p50", "p75", "p90", "wait at start", "wait at end", "short");
+        System.out.printf(Locale.ROOT, "%-12s %5s %6s %6s %6s %6s %14s %14s %6s %11s %9s%n",
+                "system", "seed", "p25", "p50", "p75", "p90", "wait at start", "wait at end", "short", "first test", "returned");
         List<Task<Boolean>> tasks = new ArrayList<>();
         List<Callable<Boolean>> callables = new ArrayList<>();
         for (int i = 0; i < TESTS; i++) {
@@ -109,10 +111,14 @@ public final class BatchTimeline {
         void run() throws Exception;
     }
 
-    /** Each measured batch's time, wait at the start and wait at the end, nanoseconds, and 1 where fewer threads than CPUs ran it. */
+    /**
+     * Each measured batch's time, wait at the start and wait at the end, nanoseconds; 1 where fewer
+     * threads than CPUs ran it; and, in nanoseconds, from the call to its first test's start and from
+     * its last test's end to the call's return.
+     */
     private static long[][] run(int batches, BatchRun batch) throws Exception {
         int warmUp = batches / 3;
-        long[][] measured = new long[4][batches - warmUp];
+        long[][] measured = new long[6][batches - warmUp];
         for (int b = 0; b < batches; b++) {
             SLOT.set(0);
             long start = System.nanoTime();
@@ -124,12 +130,17 @@ public final class BatchTimeline {
                 measured[1][b - warmUp] = waits[0];
                 measured[2][b - warmUp] = waits[1];
                 measured[3][b - warmUp] = waits[2] < CpuBoundBenchmark.CPUS ? 1 : 0;
+                measured[4][b - warmUp] = waits[3] - start;
+                measured[5][b - warmUp] = end - waits[4];
             }
         }
         return measured;
     }
 
-    /** Summed over the threads that ran tests: the wait before each one's first test, and after its last; and how many threads they were. */
+    /**
+     * Summed over the threads that ran tests: the wait before each one's first test, and after its
+     * last; how many threads they were; and when the batch's first test started and its last ended.
+     */
     private static long[] waits() {
         List<Thread> threads = new ArrayList<>();
         for (Thread thread : THREAD) {
@@ -153,16 +164,17 @@ public final class BatchTimeline {
             atStart += first - firstStart;
             atEnd += lastEnd - last;
         }
-        return new long[] {atStart, atEnd, threads.size()};
+        return new long[] {atStart, atEnd, threads.size(), firstStart, lastEnd};
     }
 
     private static void print(String system, long seed, long[][] measured) {
         long[] times = measured[0].clone();
         Arrays.sort(times);
         int n = times.length;
-        System.out.printf(Locale.ROOT, "%-12s %5d %6.0f %6.0f %6.0f %6.0f %14.1f %14.1f %6d%n", system, seed,
+        System.out.printf(Locale.ROOT, "%-12s %5d %6.0f %6.0f %6.0f %6.0f %14.1f %14.1f %6d %11.1f %9.1f%n", system, seed,
                 times[n / 4] / 1e3, times[n / 2] / 1e3, times[3 * n / 4] / 1e3, times[9 * n / 10] / 1e3,
                 Arrays.stream(measured[1]).average().orElseThrow() / 1e3, Arrays.stream(measured[2]).average().orElseThrow() / 1e3,
-                Arrays.stream(measured[3]).sum());
+                Arrays.stream(measured[3]).sum(), Arrays.stream(measured[4]).average().orElseThrow() / 1e3,
+                Arrays.stream(measured[5]).average().orElseThrow() / 1e3);
     }
 }
