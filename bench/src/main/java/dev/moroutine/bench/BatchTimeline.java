@@ -24,8 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * first thread's first test) and at the end (from each thread's last test to the batch's last), and
  * how many batches ran on fewer threads than the pool has (on two CPUs: one thread ran all the tests
  * and the other none, as when the JIT's compiler thread holds the other core for the whole batch),
- * and the latency at each end of a batch: from the call to its first test's start (the hand-off to a
- * worker, and that worker's wake-up), and from its last test's end to the call's return.
+ * and the latency at each end of a batch: from the call to its first test's start (the call's own
+ * set-up, the hand-off to a worker and that worker's wake-up), and from its last test's end to the
+ * call's return.
  * Percentiles of the batches' times, means of the waits; the first third of the batches is warm-up.
  * JMH's average for the whole batch ({@link CpuBoundBenchmark}) mixes these with every other pause of
  * the run; this says which part of a batch a change moves.
