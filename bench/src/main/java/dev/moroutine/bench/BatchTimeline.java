@@ -127,22 +127,25 @@ public final class BatchTimeline {
             long end = System.nanoTime();
             if (b >= warmUp) {
                 measured[0][b - warmUp] = end - start;
-                long[] waits = waits();
-                measured[1][b - warmUp] = waits[0];
-                measured[2][b - warmUp] = waits[1];
-                measured[3][b - warmUp] = waits[2] < CpuBoundBenchmark.CPUS ? 1 : 0;
-                measured[4][b - warmUp] = waits[3] - start;
-                measured[5][b - warmUp] = end - waits[4];
+                Timeline timeline = timeline();
+                measured[1][b - warmUp] = timeline.waitAtStart();
+                measured[2][b - warmUp] = timeline.waitAtEnd();
+                measured[3][b - warmUp] = timeline.threads() < CpuBoundBenchmark.CPUS ? 1 : 0;
+                measured[4][b - warmUp] = timeline.firstStart() - start;
+                measured[5][b - warmUp] = end - timeline.lastEnd();
             }
         }
         return measured;
     }
 
     /**
-     * Summed over the threads that ran tests: the wait before each one's first test, and after its
-     * last; how many threads they were; and when the batch's first test started and its last ended.
+     * Where the last batch's threads waited, summed over the threads that ran tests: before each
+     * one's first test and after its last; how many threads they were; and when the batch's first test
+     * started and its last ended ({@link System#nanoTime()}).
      */
-    private static long[] waits() {
+    private record Timeline(long waitAtStart, long waitAtEnd, int threads, long firstStart, long lastEnd) {}
+
+    private static Timeline timeline() {
         List<Thread> threads = new ArrayList<>();
         for (Thread thread : THREAD) {
             if (!threads.contains(thread)) {
@@ -165,7 +168,7 @@ public final class BatchTimeline {
             atStart += first - firstStart;
             atEnd += lastEnd - last;
         }
-        return new long[] {atStart, atEnd, threads.size(), firstStart, lastEnd};
+        return new Timeline(atStart, atEnd, threads.size(), firstStart, lastEnd);
     }
 
     private static void print(String system, long seed, long[][] measured) {
